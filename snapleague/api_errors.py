@@ -1,0 +1,63 @@
+"""One error shape for the whole API: ``{"code", "message", "fields": {name: [messages]}, "extra"}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext as _
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from snapleague.errors import ApplicationError
+
+
+def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    """DRF's nested ``ValidationError.detail`` as ``{"field.sub": [messages]}``."""
+    if isinstance(detail, dict):
+        out: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            for k, v in _flatten(value, name).items():
+                out.setdefault(k, []).extend(v)
+        return out
+    if isinstance(detail, list):
+        if all(not isinstance(item, dict | list) for item in detail):
+            return {prefix or "non_field_errors": [str(item) for item in detail]}
+        out = {}
+        for index, item in enumerate(detail):
+            for k, v in _flatten(item, f"{prefix}.{index}" if prefix else str(index)).items():
+                out.setdefault(k, []).extend(v)
+        return out
+    return {prefix or "non_field_errors": [str(detail)]}
+
+
+def error_body(
+    code: str, message: str, fields: dict[str, list[str]] | None = None, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {"code": code, "message": message, "fields": fields or {}, "extra": extra or {}}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, ApplicationError):
+        fields = {name: [str(m) for m in messages] for name, messages in exc.fields.items()}
+        return Response(error_body(exc.code, str(exc.message), fields, exc.extra), status=exc.status)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response  # a bug: DRF re-raises, Django logs it and answers 500
+    if isinstance(exc, exceptions.ValidationError):
+        body = error_body("invalid", _("Some fields need correcting."), _flatten(exc.detail))
+    else:
+        detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
+        body = error_body(str(code), str(detail))
+    response.data = body
+    if response.status_code == status.HTTP_429_TOO_MANY_REQUESTS and getattr(exc, "wait", None):
+        response.data["extra"] = {"retry_after_s": exc.wait}  # type: ignore[attr-defined]
+    return response

@@ -1,0 +1,153 @@
+"""Shared fixtures: people in each role, a club, and tournaments with series ready for results."""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from tournaments.series import seed_commitment
+
+from snapleague.celery import app as celery_app
+from tournaments.models import (
+    Club,
+    Entry,
+    GameKind,
+    Player,
+    Round,
+    Series,
+    SeriesFormat,
+    SeriesSeat,
+    Stage,
+    StageFormat,
+    Tournament,
+)
+
+_counter = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager() -> Iterator[None]:
+    """Unit tests run tasks inline; tests marked ``worker`` go through a real broker and worker."""
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = False
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def make_user(db: Any) -> Callable[..., Any]:
+    def make(username: str | None = None, **extra: Any) -> Any:
+        return get_user_model().objects.create_user(
+            username=username or f"user{next(_counter)}", password="pw-for-tests-only", **extra
+        )
+
+    return make
+
+
+@pytest.fixture
+def organiser(make_user: Callable[..., Any]) -> Any:
+    return make_user("organiser")
+
+
+@pytest.fixture
+def referee(make_user: Callable[..., Any]) -> Any:
+    return make_user("referee")
+
+
+@pytest.fixture
+def other_referee(make_user: Callable[..., Any]) -> Any:
+    return make_user("other_referee")
+
+
+@pytest.fixture
+def player_user(make_user: Callable[..., Any]) -> Any:
+    return make_user("player")
+
+
+@pytest.fixture
+def club(organiser: Any) -> Club:
+    club = Club.objects.create(name="Hatvan Card Club", slug="hatvan")
+    club.organisers.add(organiser)
+    return club
+
+
+@pytest.fixture
+def players(club: Club, player_user: Any) -> list[Player]:
+    names = ["Anna", "Bence", "Csilla", "Dániel", "Eszter", "Ferenc", "Gabi", "Hanna"]
+    made = [Player.objects.create(club=club, name=name) for name in names]
+    made[0].user = player_user
+    made[0].save()
+    return made
+
+
+@pytest.fixture
+def make_tournament(club: Club, referee: Any, other_referee: Any) -> Callable[..., Tournament]:
+    def make(
+        game: str = GameKind.SNAP, series_format: str = SeriesFormat.BEST_OF_3, **extra: Any
+    ) -> Tournament:
+        tournament = Tournament.objects.create(
+            club=club,
+            name=f"{game} league {next(_counter)}",
+            game=game,
+            rules_profile="classic" if game == GameKind.SNAP else "snapszer",
+            series_format=series_format,
+            **extra,
+        )
+        tournament.referees.add(referee)
+        # other_referee referees a different tournament of the same club.
+        other = Tournament.objects.create(
+            club=club, name=f"other {next(_counter)}", game=game, rules_profile=tournament.rules_profile
+        )
+        other.referees.add(other_referee)
+        return tournament
+
+    return make
+
+
+@pytest.fixture
+def make_series(make_tournament: Callable[..., Tournament]) -> Callable[..., Series]:
+    """A series seated by hand (not through pairing), in a stage of its own tournament."""
+
+    def make(
+        seated: list[Player],
+        *,
+        game: str = GameKind.SNAP,
+        series_format: str = SeriesFormat.BEST_OF_3,
+        tournament: Tournament | None = None,
+    ) -> Series:
+        tournament = tournament or make_tournament(game=game, series_format=series_format)
+        for player in seated:
+            Entry.objects.get_or_create(tournament=tournament, player=player)
+        stage, _ = Stage.objects.get_or_create(
+            tournament=tournament,
+            order=1,
+            defaults={"name": "League", "format": StageFormat.ROUND_ROBIN, "seed": secrets.token_hex(8)},
+        )
+        round_, _ = Round.objects.get_or_create(stage=stage, number=1)
+        seed = secrets.token_hex(8)
+        series = Series.objects.create(
+            stage=stage,
+            round=round_,
+            table=Series.objects.filter(round=round_).count() + 1,
+            format=tournament.series_format,
+            seed=seed,
+            seed_hash=seed_commitment(seed),
+        )
+        for index, player in enumerate(seated):
+            SeriesSeat.objects.create(series=series, player=player, seat=index)
+        return series
+
+    return make
+
+
+def snap_win(winner: Player, *out_first_to_last: Player) -> dict[str, Any]:
+    """A Snap result: the others went out in the order given, ``winner`` was left."""
+    return {"ending": "last_player_standing", "eliminated": [p.pk for p in out_first_to_last]}

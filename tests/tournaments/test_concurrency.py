@@ -1,0 +1,94 @@
+"""Many submissions at once: the database keeps exactly one confirmed version per game.
+
+Real threads, each with its own database connection, committing for real (transaction=True).
+On SQLite the IMMEDIATE transactions serialise writers; on PostgreSQL the stage row lock does.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection, connections
+
+from snapleague.errors import ApplicationError
+from tests.conftest import snap_win
+from tournaments.models import GameResult, Series, Stage
+from tournaments.services import result_record
+
+THREADS = 20
+
+pytestmark = pytest.mark.skipif(
+    connection.vendor == "sqlite" and not connection.settings_dict.get("TEST", {}).get("NAME"),
+    reason="threads need a database file or server: SQLite's in-memory test database locks whole tables "
+    "(set SQLITE_TEST_NAME=var/test.sqlite3, or DATABASE_URL for PostgreSQL)",
+)
+
+
+def _hammer(submit: Callable[[int], Any]) -> Counter[str]:
+    outcomes: Counter[str] = Counter()
+    lock = threading.Lock()
+    barrier = threading.Barrier(THREADS)
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait()
+            _record, created = submit(index)
+            outcome = "created" if created else "replayed"
+        except ApplicationError as exc:
+            outcome = exc.code
+        finally:
+            connections.close_all()
+        with lock:
+            outcomes[outcome] += 1
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_20_referees_record_one_game_at_once_exactly_one_is_confirmed(
+    make_series: Callable[..., Series], referee: Any, players: list
+) -> None:
+    series = make_series(players[:4])
+    table = players[:4]
+    orders = [table[i % 4 :] + table[: i % 4] for i in range(THREADS)]
+    outcomes = _hammer(
+        lambda i: result_record(
+            user=referee,
+            series_id=series.pk,
+            game_number=1,
+            result=snap_win(*orders[i]),
+            client_key=f"device-{i}",
+        )
+    )
+    assert outcomes == {"created": 1, "result_conflict": THREADS - 1}
+    assert GameResult.objects.filter(game__series=series, confirmed=True).count() == 1
+    assert GameResult.objects.filter(game__series=series).count() == 1
+    assert Stage.objects.get(pk=series.stage_id).results_version == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_key_20_times_at_once_records_one_row(
+    make_series: Callable[..., Series], referee: Any, players: list
+) -> None:
+    series = make_series(players[:4])
+    outcomes = _hammer(
+        lambda i: result_record(
+            user=referee,
+            series_id=series.pk,
+            game_number=1,
+            result=snap_win(*players[:4]),
+            client_key="one-double-tap",
+        )
+    )
+    assert outcomes == {"created": 1, "replayed": THREADS - 1}
+    assert GameResult.objects.filter(game__series=series).count() == 1
+    assert Stage.objects.get(pk=series.stage_id).results_version == 1

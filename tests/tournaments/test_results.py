@@ -1,0 +1,100 @@
+"""Reading and checking a submitted result (tournaments/results.py), before anything is stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments.results import GameContext, ResultInvalid, normalise_result
+
+SNAP = GameContext(
+    game="snap",
+    player_ids=(1, 2, 3, 4),
+    names={1: "A", 2: "B", 3: "C", 4: "D"},
+    rules_profile="classic",
+    rules_options={},
+)
+SNAPSZER = GameContext(
+    game="snapszer", player_ids=(1, 2), names={1: "A", 2: "B"}, rules_profile="snapszer", rules_options={}
+)
+
+
+def test_snap_last_player_standing_places_in_reverse_elimination_order() -> None:
+    data = normalise_result({"ending": "last_player_standing", "eliminated": [3, 1, 4]}, SNAP)
+    assert data["winner"] == 2
+    assert data["placings"] == {"2": 1, "4": 2, "1": 3, "3": 4}
+
+
+def test_snap_players_out_together_share_a_placing_S28() -> None:
+    data = normalise_result({"ending": "last_player_standing", "eliminated": [[3, 1], 4]}, SNAP)
+    assert data["placings"] == {"2": 1, "4": 2, "3": 3, "1": 3}
+
+
+def test_snap_draw_has_no_winner_and_the_last_group_shares_first_S19() -> None:
+    data = normalise_result({"ending": "draw", "eliminated": [3, [1, 2, 4]]}, SNAP)
+    assert data["winner"] is None
+    assert data["placings"] == {"1": 1, "2": 1, "4": 1, "3": 4}
+
+
+def test_snap_adjudication_ranks_by_card_count_S20() -> None:
+    data = normalise_result(
+        {"ending": "adjudicated", "eliminated": [4], "card_counts": {"1": 10, "2": 30, "3": 12}}, SNAP
+    )
+    assert data["winner"] == 2
+    assert data["placings"] == {"2": 1, "3": 2, "1": 3, "4": 4}
+
+
+def test_snap_adjudication_with_equal_top_counts_is_a_draw_S20() -> None:
+    data = normalise_result(
+        {"ending": "adjudicated", "eliminated": [4, 3], "card_counts": {"1": 26, "2": 26}}, SNAP
+    )
+    assert data["winner"] is None
+    assert data["placings"] == {"1": 1, "2": 1, "3": 3, "4": 4}
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ({"ending": "won"}, "ending"),
+        ({"ending": "last_player_standing", "eliminated": [3, 1]}, "eliminated"),  # two left
+        ({"ending": "last_player_standing", "eliminated": [3, 3, 1]}, "eliminated"),  # listed twice
+        ({"ending": "last_player_standing", "eliminated": [3, 1, 99]}, "eliminated"),  # not at the table
+        ({"ending": "draw", "eliminated": [3, 1, 2, 4]}, "eliminated"),  # last group of one
+        (
+            {"ending": "adjudicated", "eliminated": [4], "card_counts": {"1": 10, "2": 0, "3": 5}},
+            "card_counts",
+        ),
+        ({"ending": "adjudicated", "eliminated": [4, 3, 2], "card_counts": {"1": 10}}, "card_counts"),
+        ({"ending": "last_player_standing", "eliminated": [3, 1, 4], "card_counts": {"2": 3}}, "card_counts"),
+    ],
+)
+def test_snap_bad_results_name_the_field(raw: dict, field: str) -> None:
+    with pytest.raises(ResultInvalid) as exc:
+        normalise_result(raw, SNAP)
+    assert field in exc.value.fields
+    assert all(str(message) for message in exc.value.fields[field])
+
+
+def test_snapszer_score_records_the_winner() -> None:
+    data = normalise_result({"score": {"1": 4, "2": 7}}, SNAPSZER)
+    assert data["winner"] == 2
+    assert data["placings"] == {"2": 1, "1": 2}
+
+
+def test_snapszer_unfinished_match_is_refused_X33() -> None:
+    with pytest.raises(ResultInvalid) as exc:
+        normalise_result({"score": {"1": 6, "2": 4}}, SNAPSZER)
+    assert "not over at 6–4" in str(exc.value.fields["score"][0])
+
+
+def test_snapszer_hands_fold_into_the_score_with_the_pot_X29() -> None:
+    hands = [
+        {"winner": 1, "points": 3},
+        {"winner": None},
+        {"winner": 2, "points": 2},
+        {"winner": 1, "points": 3},
+        {"winner": 2, "points": 1},
+        {"winner": 1, "points": 1},
+    ]
+    data = normalise_result({"hands": hands}, SNAPSZER)
+    assert data["score"] == {"1": 7, "2": 4}  # 2's first win takes the pot of 1: 2 + 1
+    assert data["hands"][2]["pot"] == 1

@@ -1,0 +1,167 @@
+"""Load the demo club: players, a Snap league and a Snapszer league with some results in.
+
+Idempotent: when the demo club exists nothing changes. ``--reset`` throws it away and loads it
+afresh. ``--accounts`` only prints the demo accounts. Results go through the same service a
+referee uses, so the demo exercises the real path (standings are computed by the worker).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+
+from tournaments import outcomes
+from tournaments.models import Club, GameKind, GameResult, Player, Series, SeriesFormat, StageFormat
+from tournaments.services import (
+    club_create,
+    result_record,
+    stage_create,
+    stage_rounds_generate,
+    tournament_create,
+    tournament_players_add,
+    tournament_referee_assign,
+)
+
+DEMO_SLUG = "demo"
+ACCOUNTS = [  # (username, password, role)
+    ("organiser", "organiser-demo", "organiser of the demo club"),
+    ("referee", "referee-demo", "referee of both demo leagues"),
+    ("anna", "player-demo", "player (Anna)"),
+]
+PLAYER_NAMES = [
+    "Anna",
+    "Bence",
+    "Csilla",
+    "Dániel",
+    "Eszter",
+    "Ferenc",
+    "Gabi",
+    "Hanna",
+    "István",
+    "Judit",
+    "Kata",
+    "László",
+]
+
+
+class Command(BaseCommand):
+    help = "Load the demo club (idempotent); --reset to start over, --accounts to print the accounts."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--reset", action="store_true", help="delete the demo club and load it again")
+        parser.add_argument("--accounts", action="store_true", help="only print the demo accounts")
+        parser.add_argument("--seed", type=int, default=2026, help="seed for the demo results")
+
+    def handle(self, *args: Any, reset: bool, accounts: bool, seed: int, **options: Any) -> None:
+        if accounts:
+            self._print_accounts()
+            return
+        if reset:
+            self._delete()
+        if Club.objects.filter(slug=DEMO_SLUG).exists():
+            self.stdout.write("Demo data already loaded (bin/run --reset starts over).")
+            return
+        self._load(random.Random(seed))
+        self.stdout.write(self.style.SUCCESS("Demo data loaded."))
+
+    def _print_accounts(self) -> None:
+        from django.conf import settings
+
+        db = settings.DATABASES["default"]
+        self.stdout.write(f"  Database: {db['ENGINE'].rsplit('.', 1)[-1]} {db['NAME']}")
+        self.stdout.write(f"  Broker:   {settings.CELERY_BROKER_URL.split('@')[-1]}")
+        self.stdout.write("  Demo accounts (username / password):")
+        for username, password, role in ACCOUNTS:
+            self.stdout.write(f"    {username:<10} / {password:<15} {role}")
+
+    @transaction.atomic
+    def _delete(self) -> None:
+        club = Club.objects.filter(slug=DEMO_SLUG).first()
+        if club is None:
+            return
+        for tournament in club.tournaments.all():
+            tournament.delete()
+        club.players.all().delete()
+        club.delete()
+
+    def _load(self, rng: random.Random) -> None:
+        users = get_user_model().objects
+        people = {}
+        for username, password, _role in ACCOUNTS:
+            user, _ = users.get_or_create(username=username)
+            user.set_password(password)
+            user.save()
+            people[username] = user
+        organiser, referee = people["organiser"], people["referee"]
+        with transaction.atomic():
+            club = club_create(name="Demo Card Club", slug=DEMO_SLUG, organisers=[organiser])
+            players = [Player.objects.create(club=club, name=name) for name in PLAYER_NAMES]
+            players[0].user = people["anna"]
+            players[0].save()
+
+        snap = tournament_create(
+            user=organiser,
+            club=club,
+            name="Thursday Snap League",
+            game=GameKind.SNAP,
+            series_format=SeriesFormat.BEST_OF_3,
+        )
+        snapszer = tournament_create(
+            user=organiser,
+            club=club,
+            name="Snapszer League",
+            game=GameKind.SNAPSZER,
+            series_format=SeriesFormat.BEST_OF_3,
+        )
+        for tournament, entrants, options in (
+            (snap, players, {"table_size": 4}),
+            (snapszer, players[:8], {}),
+        ):
+            tournament_players_add(user=organiser, tournament=tournament, players=entrants)
+            tournament_referee_assign(user=organiser, tournament=tournament, referee=referee)
+            stage = stage_create(
+                user=organiser,
+                tournament=tournament,
+                name="League",
+                format=StageFormat.ROUND_ROBIN,
+                options=options,
+            )
+            stage_rounds_generate(user=organiser, stage_id=stage.pk)
+
+        # Some results in, some series open: two of three Snap tables finished, the third one game in;
+        # the first half of the Snapszer rounds played.
+        snap_tables = list(Series.objects.filter(stage__tournament=snap).order_by("table"))
+        for index, series in enumerate(snap_tables):
+            self._play(series, referee, rng, games=1 if index == len(snap_tables) - 1 else None)
+        snapszer_series = list(
+            Series.objects.filter(stage__tournament=snapszer).order_by("round__number", "table")
+        )
+        for series in snapszer_series[: len(snapszer_series) // 2]:
+            self._play(series, referee, rng)
+
+    def _play(self, series: Series, referee: Any, rng: random.Random, games: int | None = None) -> None:
+        number = 0
+        while series.status != Series.Status.DECIDED and (games is None or number < games):
+            number += 1
+            confirmed = {
+                r.game.number: r
+                for r in GameResult.objects.filter(game__series=series, confirmed=True).select_related("game")
+            }
+            order = list(outcomes.series_status(series, confirmed).next_player_ids)
+            rng.shuffle(order)
+            if series.stage.tournament.game == GameKind.SNAP:
+                result: dict[str, Any] = {"ending": "last_player_standing", "eliminated": order[1:]}
+            else:
+                result = {"score": {str(order[0]): 7, str(order[1]): rng.randint(0, 6)}}
+            result_record(
+                user=referee,
+                series_id=series.pk,
+                game_number=number,
+                result=result,
+                client_key=f"demo-{series.pk}-{number}",
+            )
+            series.refresh_from_db()

@@ -1,0 +1,303 @@
+"""Clubs, players, tournaments, stages, rounds, series, games and their result versions.
+
+Fields, constraints and tiny properties only: every workflow is in ``services.py``. The models
+leave room for every format of rules/tournaments.md; the services build round robin today.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class GameKind(models.TextChoices):
+    SNAP = "snap", _("Snap")
+    SNAPSZER = "snapszer", _("Snapszer")
+
+
+class SeriesFormat(models.TextChoices):
+    BEST_OF_3 = "best_of_3", _("Best of 3")
+    BEST_OF_5 = "best_of_5", _("Best of 5")
+    FIRST_TO_3 = "first_to_3", _("First to 3")
+
+
+class StageFormat(models.TextChoices):
+    ROUND_ROBIN = "round_robin", _("Round robin")
+    SWISS = "swiss", _("Swiss")
+    SWISS_TABLES = "swiss_tables", _("Swiss tables")
+    SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+    DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+    GROUPS_PLAYOFF = "groups_playoff", _("Groups then playoff")
+    HEATS = "heats", _("Free-for-all heats")
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), unique=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True, verbose_name=_("organisers")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=120)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+            models.UniqueConstraint(
+                fields=["club", "user"], condition=Q(user__isnull=False), name="player_user_once_per_club"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(_("name"), max_length=160)
+    game = models.CharField(_("game"), max_length=16, choices=GameKind.choices)
+    rules_profile = models.CharField(
+        _("rules profile"), max_length=40, help_text=_("e.g. classic (Snap) or snapszer (Snapszer)")
+    )
+    rules_options = models.JSONField(_("rule options"), default=dict, blank=True)
+    series_format = models.CharField(
+        _("series format"), max_length=16, choices=SeriesFormat.choices, default=SeriesFormat.BEST_OF_3
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT)
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="refereed_tournaments", blank=True, verbose_name=_("referees")
+    )
+    players = models.ManyToManyField(Player, through="Entry", related_name="tournaments")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player entered in a tournament (seed order, withdrawal)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    withdrawn = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["seed", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_once_per_tournament"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class Stage(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", _("Setting up")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    order = models.PositiveSmallIntegerField(default=1)
+    name = models.CharField(_("name"), max_length=120)
+    format = models.CharField(_("format"), max_length=24, choices=StageFormat.choices)
+    # Format options, e.g. {"table_size": 4, "double": false, "bye": "win"}.
+    options = models.JSONField(default=dict, blank=True)
+    # An ordered list of tiebreak names; empty means the format's default chain.
+    tiebreaks = models.JSONField(default=list, blank=True)
+    # Recorded randomness: seeding and the coin-flip tiebreak derive from it (published after the stage).
+    seed = models.CharField(max_length=64)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETUP)
+    # Raised (under select_for_update) by every confirmed result or correction in this stage.
+    results_version = models.PositiveIntegerField(default=0)
+    # The results_version the stored standings were computed from.
+    standings_version = models.PositiveIntegerField(default=0)
+    standings_computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
+            models.CheckConstraint(
+                condition=Q(standings_version__lte=models.F("results_version")),
+                name="standings_not_ahead_of_results",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — {self.name}"
+
+    @property
+    def standings_stale(self) -> bool:
+        return self.standings_version < self.results_version
+
+
+class Round(models.Model):
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    starts_at = models.DateTimeField(null=True, blank=True)
+    # Two-seat round robin with an odd count: the player who sits out (scored per the stage's bye rule).
+    bye = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["stage", "number"]
+        constraints = [models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique")]
+
+    def __str__(self) -> str:
+        return _("Round %(number)s") % {"number": self.number}
+
+
+class Series(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Not started")
+        PLAYING = "playing", _("Playing")
+        DECIDED = "decided", _("Decided")
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="series")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="series")
+    table = models.PositiveSmallIntegerField(_("table"), default=1)
+    format = models.CharField(max_length=16, choices=SeriesFormat.choices)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    # The coin flip of S42 comes from this seed; its hash is published when the series starts.
+    seed = models.CharField(max_length=64)
+    seed_hash = models.CharField(max_length=64)
+    # {"player id": placing} once decided (S43).
+    placings = models.JSONField(default=dict, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+        verbose_name_plural = _("series")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="series_table_unique_in_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} · " + _("table %(table)s") % {"table": self.table}
+
+
+class SeriesSeat(models.Model):
+    """A player's seat in a series; seat 0 deals first in tournament play (rules/tournaments.md)."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["series", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "seat"], name="seat_unique_in_series"),
+            models.UniqueConstraint(fields=["series", "player"], name="player_once_per_series"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.series}: seat {self.seat}"
+
+
+class Game(models.Model):
+    """One game of a series: a Snap game, or one Snapszer match."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    sudden_death = models.BooleanField(default=False)
+    # The seats that play this game (all of the series', or only the tied ones in sudden death).
+    seats = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["series", "number"]
+        constraints = [models.UniqueConstraint(fields=["series", "number"], name="game_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.series} game {self.number}"
+
+
+class GameResult(models.Model):
+    """One version of a game's result. Append-only: a correction is a new version."""
+
+    class Source(models.TextChoices):
+        REFEREE = "referee", _("Referee")
+        ORGANISER = "organiser", _("Organiser")
+        ENGINE = "engine", _("Online game")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    version = models.PositiveIntegerField()
+    confirmed = models.BooleanField(default=True)
+    # Normalised outcome, see tournaments/results.py for the shapes.
+    data = models.JSONField()
+    source = models.CharField(max_length=12, choices=Source.choices)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.TextField(_("reason"), blank=True)
+    # NULL, not "": the unique constraint below only applies to submissions that sent a key.
+    client_key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="result_version_unique"),
+            # The heart of corrections: at most one confirmed version per game.
+            models.UniqueConstraint(
+                fields=["game"], condition=Q(confirmed=True), name="one_confirmed_result"
+            ),
+            models.UniqueConstraint(
+                fields=["recorded_by", "client_key"],
+                condition=Q(client_key__isnull=False),
+                name="result_client_key_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} v{self.version}{'' if self.confirmed else ' (superseded)'}"
+
+
+class StandingRow(models.Model):
+    """One row of a stage's stored standings (a group is a Snap table; 0 for two-seat stages)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="standing_rows")
+    group = models.PositiveSmallIntegerField(default=0)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField()
+    # Every tiebreak value that ordered this row, by tiebreak name.
+    values = models.JSONField(default=dict)
+    # The first tiebreak that separated this row from the one above (empty for the first row).
+    separated_by = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["stage", "group", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "group", "player"], name="standing_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage} #{self.position}: {self.player}"

@@ -1,0 +1,196 @@
+"""Between the database and the pure modules: stored results in, plain values out.
+
+Stored results name players; ``series.py`` and ``standings.py`` speak of seats. This module is the
+one place that maps between the two, so the pure modules stay free of Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tournaments import series as pure_series
+from tournaments import standings as pure_standings
+from tournaments.models import Entry, GameKind, GameResult, Round, Series, SeriesFormat, Stage
+
+FORMATS = {
+    SeriesFormat.BEST_OF_3: pure_series.BEST_OF_3,
+    SeriesFormat.BEST_OF_5: pure_series.BEST_OF_5,
+    SeriesFormat.FIRST_TO_3: pure_series.FIRST_TO_3,
+}
+
+
+class SeriesInconsistent(ValueError):
+    """The recorded games no longer make a valid series (e.g. a correction ends it earlier)."""
+
+
+@dataclass(frozen=True)
+class SeriesView:
+    status: pure_series.SeriesStatus
+    player_ids: tuple[int, ...]  # by seat
+
+    @property
+    def decided(self) -> bool:
+        return self.status.decided
+
+    @property
+    def next_is_sudden_death(self) -> bool:
+        return self.status.due in (pure_series.Due.SUDDEN_DEATH, pure_series.Due.SUDDEN_DEATH_REPLAY)
+
+    @property
+    def next_player_ids(self) -> tuple[int, ...]:
+        return tuple(self.player_ids[seat] for seat in self.status.due_seats)
+
+    @property
+    def placings_by_player(self) -> dict[int, int]:
+        placings = self.status.placings or ()
+        return {self.player_ids[seat]: place for seat, place in enumerate(placings)}
+
+
+def game_outcome(
+    data: Mapping[str, Any], player_ids: tuple[int, ...], *, sudden_death: bool
+) -> pure_series.GameOutcome:
+    """A stored result as series.py's outcome, indexed by the series' seats."""
+    placings = data["placings"]
+    by_seat = tuple(placings.get(str(pid)) for pid in player_ids)
+    played = [seat for seat, place in enumerate(by_seat) if place is not None]
+    wrong_calls = None
+    if data.get("wrong_calls"):
+        wrong_calls = tuple(
+            data["wrong_calls"].get(str(pid), 0) if s in played else None for s, pid in enumerate(player_ids)
+        )
+    game_points = None
+    if data.get("score"):
+        game_points = tuple(
+            data["score"].get(str(pid)) if s in played else None for s, pid in enumerate(player_ids)
+        )
+    return pure_series.GameOutcome(
+        placings=by_seat, sudden_death=sudden_death, wrong_calls=wrong_calls, game_points=game_points
+    )
+
+
+def series_player_ids(series: Series) -> tuple[int, ...]:
+    return tuple(series.seats.order_by("seat").values_list("player_id", flat=True))
+
+
+def series_status(series: Series, confirmed: Mapping[int, GameResult]) -> SeriesView:
+    """The pure status of ``series`` given its confirmed results by game number.
+
+    Raises SeriesInconsistent when the results do not make a valid series.
+    """
+    player_ids = series_player_ids(series)
+    outcomes = [
+        game_outcome(confirmed[n].data, player_ids, sudden_death=confirmed[n].game.sudden_death)
+        for n in sorted(confirmed)
+    ]
+    kind = (
+        pure_series.GameKind.SNAP
+        if series.stage.tournament.game == GameKind.SNAP
+        else pure_series.GameKind.SNAPSZER
+    )
+    try:
+        status = pure_series.series_status(
+            FORMATS[SeriesFormat(series.format)], len(player_ids), outcomes, game=kind, seed=series.seed
+        )
+    except pure_series.SeriesError as exc:
+        game = f" (game {exc.game_index + 1})" if exc.game_index is not None else ""
+        raise SeriesInconsistent(f"{exc.message}{game}") from exc
+    return SeriesView(status=status, player_ids=player_ids)
+
+
+KNOWN_PROFILES = {GameKind.SNAP: ("classic",), GameKind.SNAPSZER: ("snapszer",)}
+
+
+def rules_problems(game: str, profile: str, options: Mapping[str, Any]) -> list[str]:
+    """Why ``profile`` + ``options`` cannot be played (empty: they can)."""
+    if profile not in KNOWN_PROFILES[GameKind(game)]:
+        return [f"Unknown rules profile {profile!r}."]
+    return []
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    group: int
+    player_id: int
+    rank: int
+    position: int
+    values: dict[str, Any]
+    separated_by: str
+
+
+def _lines(standings: pure_standings.Standings, group: int) -> list[StandingLine]:
+    lines = []
+    for position, row in enumerate(standings.rows, start=1):
+        above = standings.separated_by[position - 2] if position > 1 else None
+        values: dict[str, Any] = {str(name): value for name, value in row.values}
+        values.update(
+            series_played=row.series_played, series_in_progress=row.series_in_progress, byes=row.byes
+        )
+        lines.append(
+            StandingLine(
+                group=group,
+                player_id=int(row.player),
+                rank=row.rank,
+                position=position,
+                values=values,
+                separated_by=str(above or ""),
+            )
+        )
+    return lines
+
+
+def stage_standings(stage: Stage) -> list[StandingLine]:
+    """Work out ``stage``'s standings from its confirmed results (pure functions do the work)."""
+    game = (
+        pure_series.GameKind.SNAP if stage.tournament.game == GameKind.SNAP else pure_series.GameKind.SNAPSZER
+    )
+    records: list[tuple[int, pure_standings.SeriesRecord]] = []
+    confirmed = (
+        GameResult.objects.filter(game__series__stage=stage, confirmed=True)
+        .select_related("game")
+        .order_by("game__series_id", "game__number")
+    )
+    games_by_series: dict[int, list[GameResult]] = {}
+    for result in confirmed:
+        games_by_series.setdefault(result.game.series_id, []).append(result)
+    for series in (
+        Series.objects.filter(stage=stage).prefetch_related("seats").order_by("round__number", "table")
+    ):
+        player_ids = tuple(s.player_id for s in sorted(series.seats.all(), key=lambda s: s.seat))
+        records.append(
+            (
+                series.table,
+                pure_standings.SeriesRecord(
+                    seats=player_ids,
+                    format=FORMATS[SeriesFormat(series.format)],
+                    games=tuple(
+                        game_outcome(r.data, player_ids, sudden_death=r.game.sudden_death)
+                        for r in games_by_series.get(series.pk, [])
+                    ),
+                    seed=series.seed,
+                ),
+            )
+        )
+    chain = stage.tiebreaks or None
+    if game is pure_series.GameKind.SNAP:
+        lines: list[StandingLine] = []
+        for table, record in records:
+            lines += _lines(pure_standings.table_standings(record, stage_seed=stage.seed, chain=chain), table)
+        return lines
+    entrants = list(
+        Entry.objects.filter(tournament=stage.tournament)
+        .order_by("seed", "player__name")
+        .values_list("player_id", flat=True)
+    )
+    byes = list(Round.objects.filter(stage=stage, bye__isnull=False).values_list("bye_id", flat=True))
+    standings = pure_standings.round_robin_standings(
+        entrants,
+        [record for _table, record in records],
+        game=game,
+        stage_seed=stage.seed,
+        chain=chain,
+        byes=byes,
+        bye_score=pure_standings.ByeScore(stage.options.get("bye", "win")),
+    )
+    return _lines(standings, 0)

@@ -1,0 +1,444 @@
+"""Every write of the tournament side: one transaction each, permission checks inside.
+
+Results are the heart: ``result_record`` is the one service every source of results uses (a
+referee's form, the API, an organiser's correction, a finished online game).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from snapleague.errors import ApplicationError, Conflict
+from tournaments import outcomes
+from tournaments.access import (
+    access_series_by_id,
+    access_stage_by_id,
+    require_organiser,
+    require_recorder,
+)
+from tournaments.formats import round_robin
+from tournaments.models import (
+    Club,
+    Entry,
+    Game,
+    GameKind,
+    GameResult,
+    Player,
+    Round,
+    Series,
+    SeriesFormat,
+    SeriesSeat,
+    Stage,
+    StageFormat,
+    StandingRow,
+    Tournament,
+)
+from tournaments.results import GameContext, normalise_result
+from tournaments.series import seed_commitment
+
+DEFAULT_PROFILE = {GameKind.SNAP: "classic", GameKind.SNAPSZER: "snapszer"}
+
+
+# --- Clubs, players, tournaments, stages --------------------------------------------------------
+
+
+@transaction.atomic
+def club_create(*, name: str, slug: str, organisers: Iterable[Any] = ()) -> Club:
+    club = Club.objects.create(name=name, slug=slug)
+    club.organisers.set(list(organisers))
+    return club
+
+
+@transaction.atomic
+def player_create(*, user: Any, club: Club, name: str, account: Any = None) -> Player:
+    require_organiser(user, club)
+    name = name.strip()
+    if not name:
+        raise ApplicationError(
+            code="invalid", message=_("A player needs a name."), fields={"name": [_("Required.")]}
+        )
+    if Player.objects.filter(club=club, name=name).exists():
+        raise ApplicationError(
+            code="duplicate_player",
+            message=_("%(club)s already has a player called %(name)s.") % {"club": club.name, "name": name},
+            fields={"name": [_("Choose another name.")]},
+        )
+    return Player.objects.create(club=club, name=name, user=account)
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    user: Any,
+    club: Club,
+    name: str,
+    game: str,
+    series_format: str = SeriesFormat.BEST_OF_3,
+    rules_profile: str = "",
+    rules_options: Mapping[str, Any] | None = None,
+    starts_at: Any = None,
+) -> Tournament:
+    require_organiser(user, club)
+    fields: dict[str, list[Any]] = {}
+    if game not in GameKind.values:
+        fields["game"] = [_("Choose Snap or Snapszer.")]
+    if series_format not in SeriesFormat.values:
+        fields["series_format"] = [_("Choose best of 3, best of 5 or first to 3.")]
+    if fields:
+        raise ApplicationError(
+            code="invalid", message=_("The tournament cannot be created as it is."), fields=fields
+        )
+    profile = rules_profile or DEFAULT_PROFILE[GameKind(game)]
+    problems = outcomes.rules_problems(game, profile, dict(rules_options or {}))
+    if problems:
+        raise ApplicationError(
+            code="invalid_rules",
+            message=_("These rules cannot be played."),
+            fields={"rules_profile": problems},
+        )
+    return Tournament.objects.create(
+        club=club,
+        name=name,
+        game=game,
+        series_format=series_format,
+        rules_profile=profile,
+        rules_options=dict(rules_options or {}),
+        starts_at=starts_at,
+    )
+
+
+@transaction.atomic
+def tournament_players_add(*, user: Any, tournament: Tournament, players: Iterable[Player]) -> list[Entry]:
+    require_organiser(user, tournament.club)
+    entries = []
+    next_seed = Entry.objects.filter(tournament=tournament).count() + 1
+    for player in players:
+        if player.club_id != tournament.club_id:
+            raise ApplicationError(
+                code="foreign_player",
+                message=_("%(name)s is not a player of %(club)s.")
+                % {"name": player.name, "club": tournament.club},
+            )
+        entry, created = Entry.objects.get_or_create(
+            tournament=tournament, player=player, defaults={"seed": next_seed}
+        )
+        next_seed += created
+        entries.append(entry)
+    return entries
+
+
+@transaction.atomic
+def tournament_referee_assign(*, user: Any, tournament: Tournament, referee: Any) -> None:
+    require_organiser(user, tournament.club)
+    tournament.referees.add(referee)
+
+
+@transaction.atomic
+def stage_create(
+    *, user: Any, tournament: Tournament, name: str, format: str, options: Mapping[str, Any] | None = None
+) -> Stage:
+    require_organiser(user, tournament.club)
+    if format != StageFormat.ROUND_ROBIN:
+        raise ApplicationError(
+            code="format_not_available",
+            message=_("Only round robin stages can be created so far."),
+            fields={"format": [_("Choose round robin.")]},
+        )
+    options = dict(options or {})
+    if tournament.game == GameKind.SNAP:
+        options.setdefault("table_size", 4)
+        size = options["table_size"]
+        if not isinstance(size, int) or not 2 <= size <= 6:
+            raise ApplicationError(
+                code="invalid",
+                message=_("A Snap table seats 2 to 6 players."),
+                fields={"table_size": [_("Choose a table size from 2 to 6.")]},
+            )
+    order = (tournament.stages.order_by("-order").values_list("order", flat=True).first() or 0) + 1
+    return Stage.objects.create(
+        tournament=tournament,
+        name=name,
+        format=format,
+        options=options,
+        order=order,
+        seed=secrets.token_hex(16),
+    )
+
+
+@transaction.atomic
+def stage_rounds_generate(*, user: Any, stage_id: int) -> list[Round]:
+    """Pair the whole round robin. Deterministic from the entrants and the stage seed; runs once."""
+    stage = access_stage_by_id(stage_id=stage_id, lock=True)
+    tournament = stage.tournament
+    require_organiser(user, tournament.club)
+    if stage.rounds.exists():
+        raise Conflict(
+            code="rounds_exist", message=_("The rounds of this stage have already been generated.")
+        )
+    entries = Entry.objects.filter(tournament=tournament, withdrawn=False).order_by("seed", "player__name")
+    entrants: list[int] = list(entries.values_list("player_id", flat=True))
+    try:
+        if stage.options.get("seeding", "random") == "random":
+            # Random seeding, reproducible by anyone from the recorded stage seed.
+            entrants = [int(p) for p in round_robin.seeded_order(entrants, stage.seed)]
+        if tournament.game == GameKind.SNAP:
+            tables = round_robin.snap_tables(entrants, table_size=stage.options["table_size"])
+            plan: list[tuple[list[tuple[int, ...]], int | None]] = [
+                ([tuple(int(p) for p in t.seats) for t in tables], None)
+            ]
+        else:
+            schedule = round_robin.round_robin_schedule(
+                entrants, double=bool(stage.options.get("double", False))
+            )
+            plan = [
+                (
+                    [(int(p.first), int(p.second)) for p in rnd.pairings],
+                    None if rnd.bye is None else int(rnd.bye),
+                )
+                for rnd in schedule
+            ]
+    except round_robin.PairingError as exc:
+        raise ApplicationError(code=str(exc.code), message=_(exc.message), extra=exc.extra) from None
+    rounds = []
+    for number, (tables_seats, bye) in enumerate(plan, start=1):
+        round_ = Round.objects.create(stage=stage, number=number, bye_id=bye)
+        for table, seats in enumerate(tables_seats, start=1):
+            seed = secrets.token_hex(16)
+            series = Series.objects.create(
+                stage=stage,
+                round=round_,
+                table=table,
+                format=tournament.series_format,
+                seed=seed,
+                seed_hash=seed_commitment(seed),
+            )
+            SeriesSeat.objects.bulk_create(
+                SeriesSeat(series=series, player_id=pid, seat=index) for index, pid in enumerate(seats)
+            )
+        rounds.append(round_)
+    stage.status = Stage.Status.RUNNING
+    stage.save(update_fields=["status"])
+    if tournament.status == Tournament.Status.DRAFT:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return rounds
+
+
+# --- Results ------------------------------------------------------------------------------------
+
+
+def result_record(
+    *,
+    user: Any,
+    series_id: int,
+    game_number: int,
+    result: Any,
+    expected_version: int = 0,
+    client_key: str | None = None,
+    reason: str = "",
+    source: str = GameResult.Source.REFEREE,
+) -> tuple[GameResult, bool]:
+    """Record (or correct) the result of game ``game_number`` of a series.
+
+    ``expected_version`` is the confirmed version the submitter saw: 0 for a game without a result.
+    A correction (expected_version ≥ 1) is for organisers and needs a reason; it adds version n+1
+    and unconfirms n in one transaction. ``client_key`` makes a submission idempotent: the same key
+    again returns the first result and records nothing. Returns ``(result, created)``.
+
+    Raises ApplicationError: ``result_invalid`` (field errors), ``series_decided``,
+    ``wrong_game`` and ``result_conflict`` (409, with the current version), permission errors.
+    """
+    if client_key:
+        existing = _result_by_key(user, client_key)
+        if existing is not None:
+            return existing, False
+    try:
+        with transaction.atomic():
+            return _result_record_locked(
+                user=user,
+                series_id=series_id,
+                game_number=game_number,
+                raw=result,
+                expected_version=expected_version,
+                client_key=client_key or None,
+                reason=reason.strip(),
+                source=source,
+            )
+    except IntegrityError:
+        # Only reachable where row locks are weaker than the constraint (a race the lock lost):
+        # the database kept one confirmed version, the loser is told to reload.
+        if client_key and (existing := _result_by_key(user, client_key)) is not None:
+            return existing, False
+        raise Conflict(
+            code="result_conflict",
+            message=_("Someone else recorded this game at the same moment. Reload to see their result."),
+        ) from None
+
+
+def _result_by_key(user: Any, client_key: str) -> GameResult | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return GameResult.objects.select_related("game").filter(recorded_by=user, client_key=client_key).first()
+
+
+def _result_record_locked(
+    *,
+    user: Any,
+    series_id: int,
+    game_number: int,
+    raw: Any,
+    expected_version: int,
+    client_key: str | None,
+    reason: str,
+    source: str,
+) -> tuple[GameResult, bool]:
+    series = access_series_by_id(series_id=series_id)
+    # Every result of a stage is written under its row lock: results_version rises one at a time,
+    # and a second submission for the same game waits here, then sees the first one.
+    stage = access_stage_by_id(stage_id=series.stage_id, lock=True)
+    if client_key and (existing := _result_by_key(user, client_key)) is not None:
+        return existing, False
+    tournament = stage.tournament
+    require_recorder(user, tournament)
+
+    games = {g.number: g for g in series.games.all()}
+    confirmed = {
+        r.game.number: r
+        for r in GameResult.objects.select_related("game").filter(game__series=series, confirmed=True)
+    }
+    current = confirmed.get(game_number)
+    current_version = current.version if current else 0
+    if expected_version != current_version:
+        raise Conflict(
+            code="result_conflict",
+            message=(
+                _("This game's result was recorded meanwhile. Reload to see it; an organiser can correct it.")
+                if current_version
+                else _("This game has no result yet: there is nothing to correct.")
+            ),
+            extra={"version": current_version},
+        )
+    correcting = current is not None
+    if correcting:
+        require_organiser(user, tournament.club)
+        if not reason:
+            raise ApplicationError(
+                code="reason_required",
+                message=_("Say why the result is corrected: the reason is kept in the history."),
+                fields={"reason": [_("Required for a correction.")]},
+            )
+        game = games[game_number]
+    else:
+        status = outcomes.series_status(series, confirmed)
+        expected_number = len(confirmed) + 1
+        if status.decided:
+            raise Conflict(code="series_decided", message=_("This series is already decided."))
+        if game_number != expected_number:
+            raise Conflict(
+                code="wrong_game",
+                message=_("Game %(expected)s is the next game of this series, not game %(given)s.")
+                % {"expected": expected_number, "given": game_number},
+                extra={"next_game": expected_number},
+            )
+        game = games.get(game_number) or Game.objects.create(
+            series=series,
+            number=game_number,
+            sudden_death=status.next_is_sudden_death,
+            seats=list(status.next_player_ids),
+        )
+
+    data = normalise_result(raw, _game_context(series, tournament, game))
+    if correcting:
+        GameResult.objects.filter(game=game, confirmed=True).update(confirmed=False)
+    record = GameResult.objects.create(
+        game=game,
+        version=current_version + 1,
+        confirmed=True,
+        data=data,
+        source=GameResult.Source.ORGANISER if correcting and source == GameResult.Source.REFEREE else source,
+        recorded_by=user if getattr(user, "is_authenticated", False) else None,
+        reason=reason,
+        client_key=client_key,
+    )
+    confirmed[game_number] = record
+    _series_update(series, confirmed)
+
+    stage.results_version += 1
+    stage.save(update_fields=["results_version"])
+    stage_id = stage.pk
+    transaction.on_commit(lambda: _enqueue_standings(stage_id))
+    return record, True
+
+
+def _game_context(series: Series, tournament: Tournament, game: Game) -> GameContext:
+    seats = list(series.seats.select_related("player"))
+    playing = set(game.seats) if game.seats else {s.player_id for s in seats}
+    players = [s.player for s in seats if s.player_id in playing]
+    return GameContext(
+        game=tournament.game,
+        player_ids=tuple(p.pk for p in players),
+        names={p.pk: p.name for p in players},
+        rules_profile=tournament.rules_profile,
+        rules_options=tournament.rules_options,
+    )
+
+
+def _series_update(series: Series, confirmed: Mapping[int, GameResult]) -> None:
+    try:
+        status = outcomes.series_status(series, confirmed)
+    except outcomes.SeriesInconsistent as exc:
+        raise ApplicationError(code="correction_breaks_series", message=str(exc)) from None
+    series.status = Series.Status.DECIDED if status.decided else Series.Status.PLAYING
+    series.placings = (
+        {str(pid): place for pid, place in status.placings_by_player.items()} if status.decided else {}
+    )
+    series.decided_at = (series.decided_at or timezone.now()) if status.decided else None
+    series.save(update_fields=["status", "placings", "decided_at"])
+
+
+def _enqueue_standings(stage_id: int) -> None:
+    from tournaments.tasks import stage_standings_recompute_task
+
+    stage_standings_recompute_task.delay(stage_id)
+
+
+# --- Standings ----------------------------------------------------------------------------------
+
+
+def stage_standings_recompute(*, stage_id: int) -> bool:
+    """Work out a stage's standings from its confirmed results and store them if newer.
+
+    Reads ``results_version`` first, then the results: what is read is at least as new as that
+    version, so stamping it is safe. Stores only if the stored standings are older
+    (``UPDATE ... WHERE standings_version < v``): twice, in parallel or after a crash, the outcome is
+    the same table. Returns whether it stored anything.
+    """
+    stage = Stage.objects.select_related("tournament").get(pk=stage_id)
+    version = stage.results_version
+    rows = outcomes.stage_standings(stage)
+    with transaction.atomic():
+        updated = Stage.objects.filter(pk=stage_id, standings_version__lt=version).update(
+            standings_version=version, standings_computed_at=timezone.now()
+        )
+        if not updated:
+            return False
+        StandingRow.objects.filter(stage_id=stage_id).delete()
+        StandingRow.objects.bulk_create(
+            StandingRow(
+                stage_id=stage_id,
+                group=row.group,
+                player_id=row.player_id,
+                rank=row.rank,
+                position=row.position,
+                values=row.values,
+                separated_by=row.separated_by,
+            )
+            for row in rows
+        )
+    return True
