@@ -36,7 +36,7 @@ Rule decisions (where the rules leave room; also in docs/tournaments.md)
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -114,6 +114,41 @@ class GameOutcome:
     sudden_death: bool = False
     wrong_calls: tuple[int | None, ...] | None = None
     game_points: tuple[int | None, ...] | None = None
+
+    @classmethod
+    def from_players[P: Hashable](
+        cls,
+        seats: Sequence[P],
+        placings: Mapping[P, int],
+        *,
+        sudden_death: bool = False,
+        wrong_calls: Mapping[P, int] | None = None,
+        game_points: Mapping[P, int] | None = None,
+    ) -> GameOutcome:
+        """Build an outcome from values keyed by player, ``seats`` being the series' players in seat
+        order; a player missing from ``placings`` sat the game out. Raises SeriesError
+        ("unknown_seat") when a mapping names someone who is not seated."""
+        seated = set(seats)
+        for mapping in (placings, wrong_calls or {}, game_points or {}):
+            strangers = [p for p in mapping if p not in seated]
+            if strangers:
+                raise SeriesError(
+                    SeriesProblem(
+                        SeriesErrorCode.UNKNOWN_SEAT,
+                        "The result names a player who is not seated in this series.",
+                        {"players": sorted(map(str, strangers))},
+                    )
+                )
+
+        def per_seat(mapping: Mapping[P, int] | None) -> tuple[int | None, ...] | None:
+            return None if mapping is None else tuple(mapping.get(p) for p in seats)
+
+        return cls(
+            placings=tuple(placings.get(p) for p in seats),
+            sudden_death=sudden_death,
+            wrong_calls=per_seat(wrong_calls),
+            game_points=per_seat(game_points),
+        )
 
     @property
     def seats_in_game(self) -> tuple[int, ...]:

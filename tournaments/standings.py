@@ -132,6 +132,10 @@ class StandingRow:
     series_in_progress: int
     byes: int
 
+    def values_dict(self) -> dict[str, TiebreakValue]:
+        """``{tiebreak name: value}`` in chain order, ready to store as JSON."""
+        return {str(name): value for name, value in self.values}
+
     def value(self, tiebreak: Tiebreak) -> TiebreakValue:
         """This row's value for ``tiebreak``. Raises KeyError when it is not in the chain."""
         for name, value in self.values:

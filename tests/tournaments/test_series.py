@@ -392,3 +392,13 @@ def test_property_a_decided_series_has_competition_placings_and_refuses_more(
     assert codes(check_game_allowed(status, range(status.seat_count))) == ["series_decided"]
     with pytest.raises(SeriesError):
         series_status(status.format, status.seat_count, [*games, games[0]], game=status.game, seed=seed)
+
+
+def test_an_outcome_can_be_built_from_values_keyed_by_player() -> None:
+    outcome = GameOutcome.from_players(
+        ["ann", "bob", "cy"], {"cy": 1, "ann": 2}, sudden_death=True, wrong_calls={"ann": 1, "cy": 0}
+    )
+    assert outcome == GameOutcome((2, None, 1), sudden_death=True, wrong_calls=(1, None, 0))
+    with pytest.raises(SeriesError) as exc:
+        GameOutcome.from_players(["ann", "bob"], {"ann": 1, "zed": 2})
+    assert exc.value.code == SeriesErrorCode.UNKNOWN_SEAT

@@ -317,3 +317,9 @@ def test_property_rows_are_ordered_by_the_chain_they_record(
         assert again == standings
     else:
         assert [row.values for row in again.rows] == [row.values for row in standings.rows]
+
+
+def test_row_values_are_ready_to_store() -> None:
+    row = snap(["A", "B"], [series("A", "B", "WW")]).rows[0]
+    assert list(row.values_dict()) == ["series_won", "games_won", "head_to_head", "placing_sum", "coin_flip"]
+    assert row.values_dict()["games_won"] == 2
