@@ -553,13 +553,15 @@ def _add(totals: tuple[int, ...], values: tuple[int | None, ...] | None) -> tupl
 
 def _advance(status: SeriesStatus, outcome: GameOutcome, seed: str | None) -> SeriesStatus:
     """Apply an outcome that :func:`check_outcome` accepted."""
-    common = replace(
-        status,
-        wrong_calls=_add(status.wrong_calls, outcome.wrong_calls),
-        wrong_calls_recorded=status.wrong_calls_recorded or outcome.wrong_calls is not None,
-        game_points=_add(status.game_points, outcome.game_points),
-        game_points_recorded=status.game_points_recorded or outcome.game_points is not None,
-    )
+    common = status
+    if outcome.wrong_calls is not None or outcome.game_points is not None:  # skip a copy otherwise
+        common = replace(
+            status,
+            wrong_calls=_add(status.wrong_calls, outcome.wrong_calls),
+            wrong_calls_recorded=status.wrong_calls_recorded or outcome.wrong_calls is not None,
+            game_points=_add(status.game_points, outcome.game_points),
+            game_points_recorded=status.game_points_recorded or outcome.game_points is not None,
+        )
     if outcome.sudden_death:
         return _advance_sudden_death(common, outcome, seed)
     winner = outcome.winner
