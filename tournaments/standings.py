@@ -186,7 +186,7 @@ def round_robin_standings(
     """Standings of a two-seat round robin.
 
     ``series``: every series of the stage with its confirmed games (undecided ones are left out of
-    the counts); ``byes``: one entry per bye a player has received. ``chain`` defaults to
+    the counts); ``byes``: one entry per bye a player has received. ``chain`` (None or empty) defaults to
     :func:`default_chain`. Rows list every entrant, even one without a series.
 
     Raises StandingsError: "invalid_chain" (a tiebreak that does not apply, or listed twice),
