@@ -402,3 +402,14 @@ def test_an_outcome_can_be_built_from_values_keyed_by_player() -> None:
     with pytest.raises(SeriesError) as exc:
         GameOutcome.from_players(["ann", "bob"], {"ann": 1, "zed": 2})
     assert exc.value.code == SeriesErrorCode.UNKNOWN_SEAT
+
+
+def test_S42_wrong_calls_can_leave_two_of_three_for_the_coin() -> None:
+    all_level = [g(1, 2, 3), g(2, 1, 3), g(3, 2, 1)]  # one win each
+    drawn = [sd(1, 1, 1, wrong_calls=(0, 0, 1))] * 2 + [sd(1, 1, 1, wrong_calls=(1, 1, 1))]
+    status = series_status(BEST_OF_3, 3, [*all_level, *drawn], seed="k")
+    assert status.wrong_calls == (1, 1, 3)
+    assert status.decided_by is DecidedBy.COIN_FLIP and status.winner == _coin_by_hand("k", [0, 1])
+    assert status.placings is not None
+    loser = 1 - status.winner
+    assert (status.placings[status.winner], status.placings[loser], status.placings[2]) == (1, 2, 3)
