@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "snapleague.middleware.ApplicationErrorMiddleware",
 ]
 
 ROOT_URLCONF = "snapleague.urls"

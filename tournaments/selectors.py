@@ -2,9 +2,32 @@
 
 from __future__ import annotations
 
-from django.db.models import F, QuerySet
+from dataclasses import dataclass
+from typing import Any
 
-from tournaments.models import Series, Stage, StandingRow
+from django.db.models import Count, F, Q, QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from snapleague.errors import NotFound
+from tournaments import outcomes
+from tournaments import series as pure_series
+from tournaments import standings as pure_standings
+from tournaments.access import require_organiser, require_recorder, user_is_organiser, user_is_referee
+from tournaments.models import (
+    Club,
+    Entry,
+    Game,
+    GameKind,
+    GameResult,
+    Player,
+    Round,
+    Series,
+    SeriesSeat,
+    Stage,
+    StandingRow,
+    Tournament,
+)
+from tournaments.series import Due
 
 
 def stages_with_stale_standings() -> list[int]:
@@ -22,3 +45,393 @@ def series_with_seats(*, stage: Stage) -> QuerySet[Series]:
         .prefetch_related("seats__player", "games__results")
         .order_by("round__number", "table")
     )
+
+
+# --- Who may see what ---------------------------------------------------------------------------
+
+
+def tournaments_visible(*, user: Any) -> QuerySet[Tournament]:
+    """Tournaments ``user`` may read: all but drafts; a draft only for its club's organisers and its
+    referees (a tournament being set up is not public)."""
+    queryset = Tournament.objects.select_related("club")
+    if getattr(user, "is_superuser", False):
+        return queryset
+    public = ~Q(status=Tournament.Status.DRAFT)
+    if not getattr(user, "is_authenticated", False):
+        return queryset.filter(public)
+    return queryset.filter(public | Q(club__organisers=user) | Q(referees=user)).distinct()
+
+
+def _visible_tournament_ids(user: Any) -> QuerySet[Tournament]:
+    return tournaments_visible(user=user).values("pk")
+
+
+def stages_visible(*, user: Any) -> QuerySet[Stage]:
+    return Stage.objects.select_related("tournament__club").filter(
+        tournament__in=_visible_tournament_ids(user)
+    )
+
+
+def rounds_visible(*, user: Any) -> QuerySet[Round]:
+    return Round.objects.select_related("stage", "bye").filter(
+        stage__tournament__in=_visible_tournament_ids(user)
+    )
+
+
+def series_visible(*, user: Any) -> QuerySet[Series]:
+    return (
+        Series.objects.select_related("round", "stage__tournament")
+        .prefetch_related("seats__player")
+        .filter(stage__tournament__in=_visible_tournament_ids(user))
+    )
+
+
+def games_visible(*, user: Any) -> QuerySet[Game]:
+    return Game.objects.select_related("series").filter(
+        series__stage__tournament__in=_visible_tournament_ids(user)
+    )
+
+
+def results_visible(*, user: Any) -> QuerySet[GameResult]:
+    return GameResult.objects.select_related("game__series", "recorded_by").filter(
+        game__series__stage__tournament__in=_visible_tournament_ids(user)
+    )
+
+
+def tournament_get(*, user: Any, tournament_id: int) -> Tournament:
+    """Raises NotFound when there is no such tournament or ``user`` may not see it (a draft)."""
+    try:
+        return tournaments_visible(user=user).get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise NotFound(code="tournament_not_found", message=_("No such tournament.")) from None
+
+
+def stage_get(*, user: Any, stage_id: int) -> Stage:
+    try:
+        return stages_visible(user=user).get(pk=stage_id)
+    except Stage.DoesNotExist:
+        raise NotFound(code="stage_not_found", message=_("No such stage.")) from None
+
+
+def series_get(*, user: Any, series_id: int) -> Series:
+    try:
+        return series_visible(user=user).get(pk=series_id)
+    except Series.DoesNotExist:
+        raise NotFound(code="series_not_found", message=_("No such series.")) from None
+
+
+def club_get(*, slug: str) -> Club:
+    try:
+        return Club.objects.get(slug=slug)
+    except Club.DoesNotExist:
+        raise NotFound(code="club_not_found", message=_("No such club.")) from None
+
+
+def player_get(*, player_id: int) -> Player:
+    try:
+        return Player.objects.select_related("club").get(pk=player_id)
+    except Player.DoesNotExist:
+        raise NotFound(code="player_not_found", message=_("No such player.")) from None
+
+
+# --- Pages --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Roles:
+    organiser: bool
+    referee: bool
+
+    @property
+    def can_record(self) -> bool:
+        return self.organiser or self.referee
+
+
+def roles_get(*, user: Any, tournament: Tournament) -> Roles:
+    return Roles(
+        organiser=user_is_organiser(user, tournament.club), referee=user_is_referee(user, tournament)
+    )
+
+
+@dataclass(frozen=True)
+class ClubPage:
+    club: Club
+    running: list[Tournament]
+    upcoming: list[Tournament]
+    finished: list[Tournament]
+    players: list[Player]
+    is_organiser: bool
+
+
+def club_page_get(*, user: Any, slug: str) -> ClubPage:
+    club = club_get(slug=slug)
+    tournaments = list(
+        tournaments_visible(user=user)
+        .filter(club=club)
+        .annotate(entrant_count=Count("entries", distinct=True))
+    )
+    by_status: dict[str, list[Tournament]] = {s: [] for s in Tournament.Status.values}
+    for tournament in tournaments:
+        by_status[tournament.status].append(tournament)
+    return ClubPage(
+        club=club,
+        running=by_status[Tournament.Status.RUNNING],
+        upcoming=by_status[Tournament.Status.DRAFT],
+        finished=by_status[Tournament.Status.FINISHED],
+        players=list(club.players.all()),
+        is_organiser=user_is_organiser(user, club),
+    )
+
+
+@dataclass(frozen=True)
+class StagePart:
+    stage: Stage
+    rounds: list[tuple[Round, list[Series]]]
+
+
+@dataclass(frozen=True)
+class TournamentPage:
+    tournament: Tournament
+    roles: Roles
+    entries: list[Entry]
+    stages: list[StagePart]
+    referees: list[Any]
+    addable_players: list[Player]
+
+
+def tournament_page_get(*, user: Any, tournament_id: int) -> TournamentPage:
+    tournament = tournament_get(user=user, tournament_id=tournament_id)
+    roles = roles_get(user=user, tournament=tournament)
+    entries = list(tournament.entries.select_related("player"))
+    series_by_round: dict[int, list[Series]] = {}
+    for series in (
+        Series.objects.filter(stage__tournament=tournament)
+        .prefetch_related("seats__player")
+        .order_by("round__number", "table")
+    ):
+        series_by_round.setdefault(series.round_id, []).append(series)
+    stages = []
+    for stage in tournament.stages.prefetch_related("rounds__bye"):
+        rounds = [(r, series_by_round.get(r.pk, [])) for r in stage.rounds.all()]
+        stages.append(StagePart(stage=stage, rounds=rounds))
+    entered = {e.player_id for e in entries}
+    addable = [p for p in tournament.club.players.all() if p.pk not in entered] if roles.organiser else []
+    return TournamentPage(
+        tournament=tournament,
+        roles=roles,
+        entries=entries,
+        stages=stages,
+        referees=list(tournament.referees.all()),
+        addable_players=addable,
+    )
+
+
+@dataclass(frozen=True)
+class GameLine:
+    game: Game
+    versions: list[GameResult]  # oldest first; the last confirmed one is the result
+
+    @property
+    def current(self) -> GameResult | None:
+        return next((r for r in reversed(self.versions) if r.confirmed), None)
+
+    @property
+    def players(self) -> list[int]:
+        return [int(p) for p in self.game.seats]
+
+
+@dataclass(frozen=True)
+class SeriesPage:
+    series: Series
+    tournament: Tournament
+    seats: list[SeriesSeat]
+    games: list[GameLine]
+    status: outcomes.SeriesView | None
+    problem: str  # the recorded games no longer make a valid series (shown, never a 500)
+    roles: Roles
+    version: int
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {s.player_id: s.player.name for s in self.seats}
+
+    @property
+    def next_game(self) -> int:
+        return len([g for g in self.games if g.current is not None]) + 1
+
+    @property
+    def due_players(self) -> list[Player]:
+        if self.status is None or self.status.decided:
+            return []
+        due = set(self.status.next_player_ids)
+        return [s.player for s in self.seats if s.player_id in due]
+
+    @property
+    def awaiting_coin_flip(self) -> bool:
+        return self.status is not None and self.status.status.due is Due.COIN_FLIP
+
+
+def series_page_get(*, user: Any, series_id: int) -> SeriesPage:
+    series = series_get(user=user, series_id=series_id)
+    tournament = series.stage.tournament
+    seats = list(series.seats.select_related("player"))
+    versions: dict[int, list[GameResult]] = {}
+    for result in GameResult.objects.filter(game__series=series).select_related("recorded_by", "game"):
+        versions.setdefault(result.game_id, []).append(result)
+    games = [GameLine(game=g, versions=versions.get(g.pk, [])) for g in series.games.all()]
+    confirmed = {line.game.number: line.current for line in games if line.current is not None}
+    status: outcomes.SeriesView | None = None
+    problem = ""
+    try:
+        status = outcomes.series_status(series, confirmed)  # type: ignore[arg-type]
+    except outcomes.SeriesInconsistent as exc:
+        problem = str(exc)
+    return SeriesPage(
+        series=series,
+        tournament=tournament,
+        seats=seats,
+        games=games,
+        status=status,
+        problem=problem,
+        roles=roles_get(user=user, tournament=tournament),
+        version=sum(len(v) for v in versions.values()),
+    )
+
+
+def series_version_get(*, user: Any, series_id: int) -> int:
+    """How many result versions the series has: it rises with every result and correction."""
+    series = series_get(user=user, series_id=series_id)
+    return GameResult.objects.filter(game__series=series).count()
+
+
+@dataclass(frozen=True)
+class StandingsGroup:
+    number: int  # a Snap table, or 0 for a two-seat stage
+    series: Series | None
+    rows: list[StandingRow]
+
+
+@dataclass(frozen=True)
+class StandingsPage:
+    stage: Stage
+    tournament: Tournament
+    chain: list[str]
+    groups: list[StandingsGroup]
+
+    @property
+    def version(self) -> str:
+        return f"{self.stage.results_version}.{self.stage.standings_version}"
+
+
+def standings_chain(stage: Stage) -> list[str]:
+    """The tiebreak names of ``stage``'s standings, in order (JSON keeps no order on PostgreSQL)."""
+    if stage.tiebreaks:
+        return [str(t) for t in stage.tiebreaks]
+    game = pure_series.GameKind(stage.tournament.game)
+    return [str(t) for t in pure_standings.default_chain(game, tables=game is pure_series.GameKind.SNAP)]
+
+
+def stage_standings_page_get(*, user: Any, stage_id: int) -> StandingsPage:
+    stage = stage_get(user=user, stage_id=stage_id)
+    rows = list(stage_standings_list(stage=stage))
+    tables = (
+        {s.table: s for s in Series.objects.filter(stage=stage).order_by("round__number", "table")}
+        if stage.tournament.game == GameKind.SNAP
+        else {}
+    )
+    groups: dict[int, list[StandingRow]] = {}
+    for row in rows:
+        groups.setdefault(row.group, []).append(row)
+    return StandingsPage(
+        stage=stage,
+        tournament=stage.tournament,
+        chain=standings_chain(stage),
+        groups=[StandingsGroup(number=n, series=tables.get(n), rows=r) for n, r in sorted(groups.items())],
+    )
+
+
+def stage_version_get(*, user: Any, stage_id: int) -> str:
+    """``results_version.standings_version``: changes when a result comes in and when the table follows."""
+    stage = stage_get(user=user, stage_id=stage_id)
+    return f"{stage.results_version}.{stage.standings_version}"
+
+
+@dataclass(frozen=True)
+class PlayerSeriesLine:
+    series: Series
+    opponents: list[Player]
+    placing: int | None
+    games: list[tuple[Game, GameResult]]
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    player: Player
+    tournaments: list[Tournament]
+    history: list[PlayerSeriesLine]
+    series_won: int
+    series_decided: int
+    games_won: int
+    games_played: int
+
+
+def player_page_get(*, user: Any, player_id: int) -> PlayerPage:
+    player = player_get(player_id=player_id)
+    visible = _visible_tournament_ids(user)
+    series_list = list(
+        Series.objects.filter(seats__player=player, stage__tournament__in=visible)
+        .select_related("round", "stage__tournament")
+        .prefetch_related("seats__player")
+        .order_by("-stage__tournament__starts_at", "stage__tournament_id", "round__number", "table")
+    )
+    results: dict[int, list[tuple[Game, GameResult]]] = {}
+    for result in (
+        GameResult.objects.filter(game__series__in=series_list, confirmed=True)
+        .select_related("game")
+        .order_by("game__series_id", "game__number")
+    ):
+        results.setdefault(result.game.series_id, []).append((result.game, result))
+    key = str(player.pk)
+    history = []
+    games_won = games_played = series_won = series_decided = 0
+    for series in series_list:
+        games = [(g, r) for g, r in results.get(series.pk, []) if key in r.data.get("placings", {})]
+        games_played += len(games)
+        games_won += sum(1 for _g, r in games if r.data.get("winner") == player.pk)
+        placing = series.placings.get(key) if series.status == Series.Status.DECIDED else None
+        series_decided += placing is not None
+        series_won += placing == 1
+        history.append(
+            PlayerSeriesLine(
+                series=series,
+                opponents=[s.player for s in series.seats.all() if s.player_id != player.pk],
+                placing=placing,
+                games=games,
+            )
+        )
+    return PlayerPage(
+        player=player,
+        tournaments=list(tournaments_visible(user=user).filter(entries__player=player)),
+        history=history,
+        series_won=series_won,
+        series_decided=series_decided,
+        games_won=games_won,
+        games_played=games_played,
+    )
+
+
+def series_record_page_get(*, user: Any, series_id: int) -> SeriesPage:
+    """The series page for its "record result" form. Raises PermissionDenied for non-recorders."""
+    page = series_page_get(user=user, series_id=series_id)
+    require_recorder(user, page.tournament)
+    return page
+
+
+def game_correction_get(*, user: Any, series_id: int, game_number: int) -> tuple[SeriesPage, GameLine]:
+    """The series page and the game an organiser corrects. Raises PermissionDenied, NotFound."""
+    page = series_page_get(user=user, series_id=series_id)
+    require_organiser(user, page.tournament.club)
+    for line in page.games:
+        if line.game.number == game_number and line.current is not None:
+            return page, line
+    raise NotFound(code="game_not_found", message=_("This game has no result to correct."))

@@ -10,6 +10,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -131,6 +132,36 @@ def tournament_players_add(*, user: Any, tournament: Tournament, players: Iterab
         next_seed += created
         entries.append(entry)
     return entries
+
+
+@transaction.atomic
+def tournament_players_enter(
+    *, user: Any, tournament: Tournament, players: Iterable[Player] = (), new_names: Iterable[str] = ()
+) -> list[Entry]:
+    """Enter club players and new ones (created in the club) into ``tournament``, in one go.
+
+    Raises PermissionDenied (not an organiser), ApplicationError ``duplicate_player`` /
+    ``foreign_player`` (nothing is created then).
+    """
+    require_organiser(user, tournament.club)
+    created = [player_create(user=user, club=tournament.club, name=name) for name in new_names]
+    return tournament_players_add(user=user, tournament=tournament, players=[*players, *created])
+
+
+@transaction.atomic
+def tournament_referee_add(*, user: Any, tournament: Tournament, username: str) -> Any:
+    """Make the account ``username`` a referee of ``tournament``. Raises ApplicationError
+    ``unknown_user`` (field ``username``) or PermissionDenied."""
+    require_organiser(user, tournament.club)
+    referee = get_user_model().objects.filter(username=username.strip()).first()
+    if referee is None:
+        raise ApplicationError(
+            code="unknown_user",
+            message=_("There is no account called %(name)s.") % {"name": username},
+            fields={"username": [_("Check the spelling; the referee needs an account first.")]},
+        )
+    tournament.referees.add(referee)
+    return referee
 
 
 @transaction.atomic

@@ -1,0 +1,23 @@
+from django.urls import path
+
+from tournaments import views
+
+app_name = "tournaments"
+urlpatterns = [
+    path("clubs/<slug:slug>/", views.club_detail, name="club"),
+    path("clubs/<slug:slug>/tournaments/new/", views.tournament_create, name="tournament-create"),
+    path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament"),
+    path("tournaments/<int:tournament_id>/players/", views.tournament_players_add, name="players-add"),
+    path("tournaments/<int:tournament_id>/referees/", views.tournament_referee_add, name="referee-add"),
+    path("tournaments/<int:tournament_id>/stages/new/", views.stage_create, name="stage-create"),
+    path("stages/<int:stage_id>/rounds/", views.stage_rounds_generate, name="rounds-generate"),
+    path("stages/<int:stage_id>/standings/", views.stage_standings, name="standings"),
+    path("stages/<int:stage_id>/standings/table/", views.stage_standings_fragment, name="standings-table"),
+    path("stages/<int:stage_id>/version/", views.stage_version, name="stage-version"),
+    path("series/<int:series_id>/", views.series_detail, name="series"),
+    path("series/<int:series_id>/games/", views.series_fragment, name="series-games"),
+    path("series/<int:series_id>/version/", views.series_version, name="series-version"),
+    path("series/<int:series_id>/record/", views.result_record, name="record"),
+    path("series/<int:series_id>/games/<int:game_number>/correct/", views.result_correct, name="correct"),
+    path("players/<int:player_id>/", views.player_detail, name="player"),
+]

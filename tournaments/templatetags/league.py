@@ -1,0 +1,136 @@
+"""Small presentation helpers for the league pages (labels, values, one-line results)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext_lazy as _
+
+register = template.Library()
+
+TIEBREAKS = {
+    "series_won": (_("Series"), _("Series won (a bye counts as the stage says)")),
+    "series_placing": (_("Place"), _("Placing in the table's series (S43)")),
+    "games_won": (_("Games"), _("Games won, sudden-death games included")),
+    "head_to_head": (_("H2H"), _("Head to head among the players tied at that point")),
+    "placing_sum": (_("Σ place"), _("Sum of game placings (lower is better)")),
+    "game_point_difference": (_("+/−"), _("Game points won minus game points lost")),
+    "buchholz": (_("Buch."), _("Buchholz: sum of the opponents' scores")),
+    "sonneborn_berger": (_("SB"), _("Sonneborn-Berger")),
+    "coin_flip": (_("Coin"), _("The recorded coin flip from the stage seed (lowest first)")),
+}
+# Why a row is below the one above it (StandingRow.separated_by names the tiebreak).
+WHY_BELOW = {
+    "series_won": _("fewer series won"),
+    "series_placing": _("lower series placing"),
+    "games_won": _("fewer games won"),
+    "head_to_head": _("lost head to head"),
+    "placing_sum": _("higher placing sum"),
+    "game_point_difference": _("worse game points"),
+    "buchholz": _("lower Buchholz"),
+    "sonneborn_berger": _("lower Sonneborn-Berger"),
+    "coin_flip": _("coin flip"),
+}
+DECIDED_BY = {
+    "wins": _("on wins"),
+    "sudden_death": _("in sudden death"),
+    "wrong_calls": _("on fewer wrong calls"),
+    "coin_flip": _("by the coin flip"),
+}
+
+
+@register.filter
+def get(mapping: Mapping[Any, Any] | Sequence[Any] | None, key: Any) -> Any:
+    """``mapping[key]`` (also by ``str(key)``, as JSON keys are strings), or a sequence's item."""
+    if not mapping:
+        return None
+    if not isinstance(mapping, Mapping):
+        try:
+            return mapping[int(key)]
+        except (IndexError, TypeError, ValueError):
+            return None
+    if key in mapping:
+        return mapping[key]
+    return mapping.get(str(key))
+
+
+@register.filter
+def tiebreak_short(name: str) -> str:
+    return str(TIEBREAKS.get(name, (name, name))[0])
+
+
+@register.filter
+def tiebreak_long(name: str) -> str:
+    return str(TIEBREAKS.get(name, (name, name))[1])
+
+
+@register.filter
+def tiebreak_why(name: str) -> str:
+    return str(WHY_BELOW.get(name, name))
+
+
+@register.filter
+def decided_by_label(value: Any) -> str:
+    return str(DECIDED_BY.get(str(value), value or ""))
+
+
+@register.filter
+def tiebreak_value(value: Any, name: str = "") -> str:
+    if value is None:
+        return "—"
+    if name == "coin_flip" and isinstance(value, str):
+        return value[:6]
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if name == "game_point_difference" and isinstance(value, int) and value > 0:
+        return f"+{value}"
+    return str(value)
+
+
+@register.filter
+def ordinal_place(value: Any) -> str:
+    if value in (None, ""):
+        return ""
+    n = int(value)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _name(names: Mapping[int, str], pid: Any) -> str:
+    try:
+        return names.get(int(pid), f"#{pid}")
+    except (TypeError, ValueError):
+        return str(pid)
+
+
+@register.filter
+def result_summary(data: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
+    """One line a referee recognises: "Anna won · out: Bence, Csilla+Dani" or "Anna 7–4 Bence"."""
+    if not data:
+        return ""
+    if data.get("game") == "snapszer":
+        winner = data.get("winner")
+        score = data.get("score") or {}
+        loser = next((pid for pid in score if str(pid) != str(winner)), None)
+        line = (
+            f"{_name(names, winner)} {score.get(str(winner))}–{score.get(str(loser))} {_name(names, loser)}"
+        )
+        if data.get("hands"):
+            line += " · " + str(_("%(n)s hands") % {"n": len(data["hands"])})
+        return line
+    groups = [g if isinstance(g, list) else [g] for g in data.get("eliminated") or []]
+    out = ", ".join("+".join(_name(names, p) for p in group) for group in groups)
+    ending = data.get("ending")
+    if ending == "draw":
+        return str(_("Draw")) + (f" · {_('out')}: {out}" if out else "")
+    head = (
+        str(_("%(name)s won") % {"name": _name(names, data["winner"])})
+        if data.get("winner") is not None
+        else str(_("Shared first place"))
+    )
+    if ending == "adjudicated":
+        counts = ", ".join(f"{_name(names, p)} {c}" for p, c in (data.get("card_counts") or {}).items())
+        head += f" · {_('adjudicated')}: {counts}"
+    return head + (f" · {_('out')}: {out}" if out else "")

@@ -1,0 +1,291 @@
+"""Pages: parse the request -> one selector or service -> render.
+
+Permissions are decided in the selectors and services (``tournaments/access.py``); a refusal they
+raise is rendered by ``snapleague.middleware.ApplicationErrorMiddleware`` (403/404 page, or the
+login page for someone not logged in).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from snapleague.errors import ApplicationError
+from tournaments import selectors, services
+from tournaments.forms import (
+    PlayersAddForm,
+    RefereeAddForm,
+    ResultForm,
+    StageCreateForm,
+    TournamentCreateForm,
+)
+
+LIVE_POLL_SECONDS = 2
+
+
+def _changed(request: HttpRequest, version: str, event: str) -> JsonResponse:
+    """The version endpoint: tells htmx to reload the fragment when the version moved on."""
+    response = JsonResponse({"version": version})
+    seen = request.GET.get("seen")
+    if seen is not None and seen != version:
+        response["HX-Trigger"] = event
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _apply_service_error(form: Any, exc: ApplicationError) -> None:
+    for name, messages_ in exc.fields.items():
+        for message in messages_:
+            form.add_error(name if name in form.fields else None, str(message))
+    if not exc.fields:
+        form.add_error(None, str(exc.message))
+
+
+# --- Reading ------------------------------------------------------------------------------------
+
+
+@require_GET
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    page = selectors.club_page_get(user=request.user, slug=slug)
+    form = TournamentCreateForm() if page.is_organiser else None
+    return render(request, "tournaments/club.html", {"page": page, "form": form})
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    forms = {}
+    if page.roles.organiser:
+        forms = {
+            "players_form": PlayersAddForm(addable=page.addable_players),
+            "stage_form": StageCreateForm(),
+            "referee_form": RefereeAddForm(),
+        }
+    return render(request, "tournaments/tournament.html", {"page": page, **forms})
+
+
+@require_GET
+def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
+    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    return render(request, "tournaments/series.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+
+
+@require_GET
+def series_fragment(request: HttpRequest, series_id: int) -> HttpResponse:
+    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    return render(request, "tournaments/_series_games.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+
+
+@require_GET
+def series_version(request: HttpRequest, series_id: int) -> JsonResponse:
+    version = selectors.series_version_get(user=request.user, series_id=series_id)
+    return _changed(request, str(version), "series-changed")
+
+
+@require_GET
+def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
+    page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+    return render(request, "tournaments/standings.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+
+
+@require_GET
+def stage_standings_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
+    page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+    return render(request, "tournaments/_standings_table.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+
+
+@require_GET
+def stage_version(request: HttpRequest, stage_id: int) -> JsonResponse:
+    version = selectors.stage_version_get(user=request.user, stage_id=stage_id)
+    return _changed(request, version, "standings-changed")
+
+
+@require_GET
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    page = selectors.player_page_get(user=request.user, player_id=player_id)
+    return render(request, "tournaments/player.html", {"page": page})
+
+
+# --- Organisers ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
+    page = selectors.club_page_get(user=request.user, slug=slug)
+    form = TournamentCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            tournament = services.tournament_create(
+                user=request.user, club=page.club, **form.service_kwargs()
+            )
+        except ApplicationError as exc:
+            _apply_service_error(form, exc)
+        else:
+            messages.success(request, _("Tournament created: now add players and a stage."))
+            return redirect("tournaments:tournament", tournament_id=tournament.pk)
+    return render(request, "tournaments/club.html", {"page": page, "form": form}, status=400)
+
+
+def _tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: Any) -> HttpResponse:
+    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    context = {
+        "page": page,
+        "players_form": PlayersAddForm(addable=page.addable_players),
+        "stage_form": StageCreateForm(),
+        "referee_form": RefereeAddForm(),
+        **forms,
+    }
+    return render(request, "tournaments/tournament.html", context, status=400)
+
+
+@login_required
+@require_POST
+def tournament_players_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    form = PlayersAddForm(request.POST, addable=page.addable_players)
+    if form.is_valid():
+        try:
+            entries = services.tournament_players_enter(
+                user=request.user, tournament=page.tournament, **form.service_kwargs()
+            )
+        except ApplicationError as exc:
+            form.add_error("new_names" if "name" in exc.fields else None, str(exc.message))
+        else:
+            messages.success(request, _("%(n)s players entered.") % {"n": len(entries)})
+            return redirect("tournaments:tournament", tournament_id=tournament_id)
+    return _tournament_form_failed(request, tournament_id, players_form=form)
+
+
+@login_required
+@require_POST
+def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+    form = RefereeAddForm(request.POST)
+    if form.is_valid():
+        try:
+            referee = services.tournament_referee_add(
+                user=request.user, tournament=tournament, username=form.cleaned_data["username"]
+            )
+        except ApplicationError as exc:
+            _apply_service_error(form, exc)
+        else:
+            messages.success(request, _("%(name)s referees this tournament.") % {"name": referee.username})
+            return redirect("tournaments:tournament", tournament_id=tournament_id)
+    return _tournament_form_failed(request, tournament_id, referee_form=form)
+
+
+@login_required
+@require_POST
+def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+    form = StageCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            services.stage_create(user=request.user, tournament=tournament, **form.service_kwargs(tournament))
+        except ApplicationError as exc:
+            _apply_service_error(form, exc)
+        else:
+            messages.success(request, _("Stage created: generate its rounds when everyone is in."))
+            return redirect("tournaments:tournament", tournament_id=tournament_id)
+    return _tournament_form_failed(request, tournament_id, stage_form=form)
+
+
+@login_required
+@require_POST
+def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
+    stage = selectors.stage_get(user=request.user, stage_id=stage_id)
+    try:
+        rounds = services.stage_rounds_generate(user=request.user, stage_id=stage.pk)
+    except ApplicationError as exc:
+        if exc.status == 403:
+            raise
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(request, _("%(n)s rounds generated.") % {"n": len(rounds)})
+    return redirect("tournaments:tournament", tournament_id=stage.tournament_id)
+
+
+# --- Results ------------------------------------------------------------------------------------
+
+
+def _result_page(
+    request: HttpRequest, page: Any, form: ResultForm, status: int = 200, line: Any = None
+) -> HttpResponse:
+    return render(
+        request,
+        "tournaments/record.html",
+        {"page": page, "form": form, "line": line, "correcting": line is not None},
+        status=status,
+    )
+
+
+def _record(request: HttpRequest, page: Any, form: ResultForm, line: Any = None) -> HttpResponse:
+    """Parse the form -> ``result_record`` -> back to the series, or the form with its errors."""
+    if not form.is_valid():
+        return _result_page(request, page, form, status=400, line=line)
+    data = form.cleaned_data
+    try:
+        _result, created = services.result_record(
+            user=request.user,
+            series_id=page.series.pk,
+            game_number=data["game"],
+            result=form.result_payload(),
+            expected_version=data["expected_version"],
+            client_key=data["client_key"],
+            reason=data.get("reason") or "",
+        )
+    except ApplicationError as exc:
+        if exc.status == 403:
+            raise
+        form.add_service_error(exc)
+        return _result_page(request, page, form, status=exc.status, line=line)
+    if line is not None:
+        messages.success(request, _("Game %(n)s corrected.") % {"n": data["game"]})
+    elif created:
+        messages.success(request, _("Game %(n)s recorded.") % {"n": data["game"]})
+    else:
+        messages.info(request, _("Game %(n)s was already recorded (sent twice).") % {"n": data["game"]})
+    return redirect(reverse("tournaments:series", args=[page.series.pk]))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def result_record(request: HttpRequest, series_id: int) -> HttpResponse:
+    page = selectors.series_record_page_get(user=request.user, series_id=series_id)
+    form = ResultForm(
+        request.POST if request.method == "POST" else None,
+        initial={"game": page.next_game, "expected_version": 0},
+        game_kind=page.tournament.game,
+        players=page.due_players,
+    )
+    if request.method == "GET":
+        return _result_page(request, page, form)
+    return _record(request, page, form)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def result_correct(request: HttpRequest, series_id: int, game_number: int) -> HttpResponse:
+    page, line = selectors.game_correction_get(
+        user=request.user, series_id=series_id, game_number=game_number
+    )
+    names = page.names
+    players = [s.player for s in page.seats if s.player_id in set(line.players or names)]
+    form = ResultForm(
+        request.POST if request.method == "POST" else None,
+        initial=ResultForm.initial_from(line.current),
+        game_kind=page.tournament.game,
+        players=players,
+        correcting=True,
+    )
+    if request.method == "GET":
+        return _result_page(request, page, form, line=line)
+    return _record(request, page, form, line=line)
