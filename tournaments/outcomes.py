@@ -51,22 +51,14 @@ class SeriesView:
 def game_outcome(
     data: Mapping[str, Any], player_ids: tuple[int, ...], *, sudden_death: bool
 ) -> pure_series.GameOutcome:
-    """A stored result as series.py's outcome, indexed by the series' seats."""
-    placings = data["placings"]
-    by_seat = tuple(placings.get(str(pid)) for pid in player_ids)
-    played = [seat for seat, place in enumerate(by_seat) if place is not None]
-    wrong_calls = None
-    if data.get("wrong_calls"):
-        wrong_calls = tuple(
-            data["wrong_calls"].get(str(pid), 0) if s in played else None for s, pid in enumerate(player_ids)
-        )
-    game_points = None
-    if data.get("score"):
-        game_points = tuple(
-            data["score"].get(str(pid)) if s in played else None for s, pid in enumerate(player_ids)
-        )
-    return pure_series.GameOutcome(
-        placings=by_seat, sudden_death=sudden_death, wrong_calls=wrong_calls, game_points=game_points
+    """A stored result as series.py's outcome, indexed by the series' seats (stored keys are strings)."""
+    seats = tuple(str(pid) for pid in player_ids)
+    return pure_series.GameOutcome.from_players(
+        seats,
+        data["placings"],
+        sudden_death=sudden_death,
+        wrong_calls=data.get("wrong_calls") or None,
+        game_points=data.get("score") or None,
     )
 
 
