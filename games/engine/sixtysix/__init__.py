@@ -33,6 +33,7 @@ from games.engine.sixtysix.engine import (
     may_declare,
     new_hand,
     replay,
+    seats_to_act,
 )
 from games.engine.sixtysix.events import Event
 from games.engine.sixtysix.match import (
@@ -99,4 +100,5 @@ __all__ = [
     "profile",
     "replay",
     "rules_from_options",
+    "seats_to_act",
 ]

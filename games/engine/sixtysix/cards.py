@@ -48,13 +48,15 @@ SUITS: Final[tuple[Suit, ...]] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.S
 class Card:
     """One card. Never construct one: use :data:`ALL_CARDS`, :func:`card` or :func:`parse_card`."""
 
-    __slots__ = ("name", "rank", "strength", "suit", "value")
+    __slots__ = ("index", "name", "partner", "rank", "strength", "suit", "value")
 
     rank: Rank
     suit: Suit
     value: int
     strength: int
     name: str
+    index: int  # position in ALL_CARDS (0-23), for table lookups
+    partner: Card | None  # the other card of a marriage (K <-> Q of the suit), else None
 
     def __init__(self, rank: Rank, suit: Suit) -> None:
         self.rank = rank
@@ -62,6 +64,8 @@ class Card:
         self.value = RANK_VALUES[rank]
         self.strength = RANK_STRENGTH[rank]
         self.name = f"{rank.value}{suit.value}"
+        self.index = -1
+        self.partner = None
 
     def __repr__(self) -> str:
         return self.name
@@ -82,6 +86,21 @@ class Card:
 _BY_KEY: Final[dict[tuple[Rank, Suit], Card]] = {(r, s): Card(r, s) for s in SUITS for r in Rank}
 _BY_NAME: Final[dict[str, Card]] = {c.name: c for c in _BY_KEY.values()}
 ALL_CARDS: Final[tuple[Card, ...]] = tuple(_BY_KEY.values())
+for _i, _c in enumerate(ALL_CARDS):
+    _c.index = _i
+    if _c.rank is Rank.KING:
+        _c.partner = _BY_KEY[(Rank.QUEEN, _c.suit)]
+    elif _c.rank is Rank.QUEEN:
+        _c.partner = _BY_KEY[(Rank.KING, _c.suit)]
+
+
+_PACK_20: Final[tuple[Card, ...]] = tuple(c for c in ALL_CARDS if c.rank is not Rank.NINE)
+_PACK_SETS: Final[dict[int, frozenset[Card]]] = {24: frozenset(ALL_CARDS), 20: frozenset(_PACK_20)}
+
+
+def is_pack(cards: Sequence[Card], size: int) -> bool:
+    """Whether ``cards`` holds each card of the ``size``-card pack exactly once."""
+    return len(cards) == size and _PACK_SETS[size].issuperset(cards) and len(set(cards)) == size
 
 
 def card(rank: Rank, suit: Suit) -> Card:
@@ -112,7 +131,7 @@ def deck(size: int) -> tuple[Card, ...]:
     if size == 24:
         return ALL_CARDS
     if size == 20:
-        return tuple(c for c in ALL_CARDS if c.rank is not Rank.NINE)
+        return _PACK_20
     raise ValueError(f"a 66 pack has 20 or 24 cards, not {size}")
 
 

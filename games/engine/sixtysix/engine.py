@@ -23,7 +23,7 @@ from games.engine.sixtysix.actions import (
     Pass,
     PlayCard,
 )
-from games.engine.sixtysix.cards import Card, Rank, card, deck
+from games.engine.sixtysix.cards import ALL_CARDS, Card, Rank, card, deck, is_pack
 from games.engine.sixtysix.events import (
     BidMade,
     CardPlayed,
@@ -81,9 +81,9 @@ def new_hand(rules: SixtySixRules, deal: Sequence[Card], dealer: Seat) -> SixtyS
     """
     if dealer not in (0, 1) or isinstance(dealer, bool):
         raise InvalidDeal(f"dealer must be seat 0 or 1, not {dealer!r}")
-    pack = deck(rules.deck_size)
     deal = tuple(deal)
-    if len(deal) != len(pack) or set(deal) != set(pack):
+    if not is_pack(deal, rules.deck_size):
+        pack = deck(rules.deck_size)
         missing = sorted(c.name for c in set(pack) - set(deal))
         extra = sorted(c.name for c in set(deal) - set(pack))
         raise InvalidDeal(
@@ -134,16 +134,16 @@ def new_hand(rules: SixtySixRules, deal: Sequence[Card], dealer: Seat) -> SixtyS
 
 def may_declare(state: SixtySixState, seat: Seat) -> bool:
     """X24-X26, X31: whether ``seat`` may declare 66 now (right or wrong)."""
+    when = state.rules.declare_when
+    if when is DeclareWhen.AUTOMATIC:
+        return False
     phase = state.phase
     if phase is Phase.OVER or phase is Phase.BIDDING or state.bidder is not None:
         return False
-    when = state.rules.declare_when
     if when is DeclareWhen.ANY_TIME:
         if phase is Phase.AFTER_LAST:
             return not state.passed[seat]
         return True
-    if when is DeclareWhen.AUTOMATIC:
-        return False
     # X26: after winning a trick until playing to the next one, or after leading from a marriage.
     if phase is Phase.LEAD or phase is Phase.DRAW:
         return seat == state.leader and bool(state.tricks)
@@ -151,6 +151,18 @@ def may_declare(state: SixtySixState, seat: Seat) -> bool:
         return seat == state.leader and state.lead_marriage
     # AFTER_LAST: the winner of the last trick, until they pass.
     return seat == state.tricks[-1].winner and not state.passed[seat]
+
+
+# Shared action values: legal_actions() hands these out instead of building new ones, which keeps
+# it cheap for search bots; equal actions built by callers compare equal all the same.
+_PLAY: Final = tuple(tuple(PlayCard(seat, c) for c in ALL_CARDS) for seat in (0, 1))
+_MARRY: Final = tuple(tuple(LeadMarriage(seat, c) for c in ALL_CARDS) for seat in (0, 1))
+_EXCHANGE: Final = (Exchange(0), Exchange(1))
+_CLOSE: Final = (Close(0), Close(1))
+_DRAW: Final = (Draw(0), Draw(1))
+_DECLARE: Final = (Declare(0), Declare(1))
+_BID: Final = (Bid(0), Bid(1))
+_PASS: Final = (Pass(0), Pass(1))
 
 
 def _lead_actions(state: SixtySixState, seat: Seat) -> list[Action]:
@@ -167,22 +179,24 @@ def _lead_actions(state: SixtySixState, seat: Seat) -> list[Action]:
             and (tricks_played or not rules.exchange_needs_trick)
             and card(rules.exchange_rank, state.trump_suit) in hand
         ):
-            acts.append(Exchange(seat))
+            acts.append(_EXCHANGE[seat])
         # X19: close while the talon is open and holds the minimum.
         min_close = rules.min_talon_close
         if min_close is not None and size >= min_close and (tricks_played or rules.close_at_trick_1):
-            acts.append(Close(seat))
-    acts.extend([PlayCard(seat, c) for c in hand])
+            acts.append(_CLOSE[seat])
+    plays = _PLAY[seat]
+    acts += [plays[c.index] for c in hand]
     # X15, X18: marriages.
     if (tricks_played or rules.marriage_at_trick_1) and (talon_open or rules.marriage_after_close):
+        marry = _MARRY[seat]
         queen_too = rules.marriage_lead is MarriageLead.K_OR_Q
         for c in hand:
             if c.rank is Rank.KING:
-                queen = card(Rank.QUEEN, c.suit)
+                queen = c.partner
                 if queen in hand:
-                    acts.append(LeadMarriage(seat, c))
-                    if queen_too:
-                        acts.append(LeadMarriage(seat, queen))
+                    acts.append(marry[c.index])
+                    if queen_too and queen is not None:
+                        acts.append(marry[queen.index])
     return acts
 
 
@@ -209,18 +223,38 @@ def legal_actions(state: SixtySixState, seat: Seat) -> list[Action]:
         if seat == state.leader:
             acts = []
         else:
-            acts = [PlayCard(seat, c) for c in follow_cards(state, state.hands[seat])]
+            plays = _PLAY[seat]
+            acts = [plays[c.index] for c in follow_cards(state, state.hands[seat])]
     elif phase is Phase.DRAW:
-        acts = [Draw(seat), Close(seat)] if seat == state.leader else []
+        acts = [_DRAW[seat], _CLOSE[seat]] if seat == state.leader else []
     elif phase is Phase.AFTER_LAST:
-        return [Declare(seat), Pass(seat)] if may_declare(state, seat) else []
+        return [_DECLARE[seat], _PASS[seat]] if may_declare(state, seat) else []
     elif phase is Phase.BIDDING:
-        return [Bid(seat), Pass(seat)] if seat == state.bid_turn else []
+        return [_BID[seat], _PASS[seat]] if seat == state.bid_turn else []
     else:
         return []
     if may_declare(state, seat):
-        acts.append(Declare(seat))
+        acts.append(_DECLARE[seat])
     return acts
+
+
+def seats_to_act(state: SixtySixState) -> tuple[Seat, ...]:
+    """The seats that have at least one legal action now (none once the hand is over).
+
+    Cheaper than calling :func:`legal_actions` for both seats; the seat whose turn it is in the
+    ordinary sense comes first.
+    """
+    phase = state.phase
+    if phase is Phase.OVER:
+        return ()
+    if phase is Phase.BIDDING:
+        return () if state.bid_turn is None else (state.bid_turn,)
+    if phase is Phase.AFTER_LAST:
+        return tuple(seat for seat in (0, 1) if may_declare(state, seat))
+    first = 1 - state.leader if phase is Phase.FOLLOW else state.leader
+    if may_declare(state, 1 - first):
+        return (first, 1 - first)
+    return (first,)
 
 
 # --- apply ------------------------------------------------------------------------------------
@@ -233,8 +267,8 @@ def apply(state: SixtySixState, action: Action) -> tuple[SixtySixState, list[Eve
     has no legal action now) or ``not_legal`` (the seat may act, but not like this).
     """
     seat = action.seat
-    legal = legal_actions(state, seat)
-    if action not in legal:
+    if not _is_legal(state, action):
+        legal = legal_actions(state, seat)
         if state.phase is Phase.OVER:
             raise IllegalAction("hand_over", f"{action} after the hand ended")
         if not legal:
@@ -268,6 +302,19 @@ def apply(state: SixtySixState, action: Action) -> tuple[SixtySixState, list[Eve
         new.phase = Phase.LEAD
         events.append(BidMade(seat))
     return new, events
+
+
+def _is_legal(state: SixtySixState, action: Action) -> bool:
+    """Whether ``action`` is in legal_actions(state, action.seat), with a fast path for card plays."""
+    if type(action) is PlayCard:
+        phase = state.phase
+        seat = action.seat
+        if phase is Phase.LEAD:
+            return seat == state.leader and action.card in state.hands[seat]
+        if phase is Phase.FOLLOW:
+            return seat != state.leader and action.card in follow_cards(state, state.hands[seat])
+        return False
+    return action in legal_actions(state, action.seat)
 
 
 def _set(pair: tuple[int, int], seat: Seat, value: int) -> tuple[int, int]:
@@ -306,21 +353,31 @@ def _follow(s: SixtySixState, seat: Seat, c: Card, events: list[Event]) -> None:
     assert led is not None  # FOLLOW phase always has a card led
     leader = s.leader
     trick_no = len(s.tricks) + 1
-    hands = s.hands
-    s.hands = (_remove(hands[0], c), hands[1]) if seat == 0 else (hands[0], _remove(hands[1], c))
-    events.append(CardPlayed(seat, c, trick_no))
+    h0, h1 = s.hands
+    if seat == 0:
+        h0 = tuple([x for x in h0 if x is not c])
+    else:
+        h1 = tuple([x for x in h1 if x is not c])
+    s.hands = (h0, h1)
     # X8: the higher card of the suit led wins; a trump beats any non-trump.
     if c.suit is led.suit:
         winner = seat if c.strength > led.strength else leader
     else:
         winner = seat if c.suit is s.trump_suit else leader
     gained = led.value + c.value
-    s.card_points = _set(s.card_points, winner, s.card_points[winner] + gained)
-    s.trick_counts = _set(s.trick_counts, winner, s.trick_counts[winner] + 1)
+    cp0, cp1 = s.card_points
+    tc0, tc1 = s.trick_counts
+    if winner == 0:
+        s.card_points = (cp0 + gained, cp1)
+        s.trick_counts = (tc0 + 1, tc1)
+    else:
+        s.card_points = (cp0, cp1 + gained)
+        s.trick_counts = (tc0, tc1 + 1)
     s.tricks = (*s.tricks, Trick(leader, led, c, winner))
     s.lead_card = None
     s.lead_marriage = False
     s.leader = winner
+    events.append(CardPlayed(seat, c, trick_no))
     events.append(TrickWon(winner, trick_no, gained))
     # X16: waiting marriage points count once the declarer wins a trick.
     waiting = s.pending_marriage[winner]
@@ -556,4 +613,5 @@ __all__ = [
     "may_declare",
     "new_hand",
     "replay",
+    "seats_to_act",
 ]

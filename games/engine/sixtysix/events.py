@@ -1,5 +1,9 @@
 """Events: what happened, for logs and clients. Every event is public (both seats may see it):
 no event names a card that is still face down or hidden in a hand.
+
+Events are fresh objects owned by the caller of apply(); they are plain (not frozen) slotted
+dataclasses only because frozen ones cost four times as much to build, and apply() is on the hot
+path of search bots.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ if TYPE_CHECKING:
     from games.engine.sixtysix.state import HandResult
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BidMade:
     seat: int
 
@@ -21,7 +25,7 @@ class BidMade:
         return {"type": "bid_made", "seat": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Passed:
     seat: int
 
@@ -29,7 +33,7 @@ class Passed:
         return {"type": "passed", "seat": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrumpExchanged:
     """X13-X14: ``given`` (the trump 9 or J) now lies face up; ``taken`` went to the seat's hand."""
 
@@ -46,7 +50,7 @@ class TrumpExchanged:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TalonClosed:
     seat: int
     talon_size: int
@@ -55,7 +59,7 @@ class TalonClosed:
         return {"type": "talon_closed", "seat": self.seat, "talon_size": self.talon_size}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MarriageShown:
     """X15-X16: ``counted`` says whether the points count now or wait (X16)."""
 
@@ -74,7 +78,7 @@ class MarriageShown:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MarriagePointsCounted:
     """X16: waiting marriage points now count (the seat won a trick)."""
 
@@ -85,7 +89,7 @@ class MarriagePointsCounted:
         return {"type": "marriage_points_counted", "seat": self.seat, "points": self.points}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardPlayed:
     seat: int
     card: Card
@@ -95,7 +99,7 @@ class CardPlayed:
         return {"type": "card_played", "seat": self.seat, "card": self.card.name, "trick": self.trick}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrickWon:
     seat: int
     trick: int
@@ -105,7 +109,7 @@ class TrickWon:
         return {"type": "trick_won", "seat": self.seat, "trick": self.trick, "points": self.points}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardsDrawn:
     """X9: ``first`` drew, then ``second``; the cards themselves are private (see observe())."""
 
@@ -122,7 +126,7 @@ class CardsDrawn:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrumpCardTaken:
     """X9: the face-up trump card went to ``seat`` with the last draw (it was public)."""
 
@@ -133,7 +137,7 @@ class TrumpCardTaken:
         return {"type": "trump_card_taken", "seat": self.seat, "card": self.card.name}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LastTrickBonus:
     """X28 (`sixty-six`, `santase`): +10 for the last trick."""
 
@@ -144,7 +148,7 @@ class LastTrickBonus:
         return {"type": "last_trick_bonus", "seat": self.seat, "points": self.points}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Declared:
     seat: int
     points: int
@@ -154,7 +158,7 @@ class Declared:
         return {"type": "declared", "seat": self.seat, "points": self.points, "correct": self.correct}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandEnded:
     result: HandResult
 

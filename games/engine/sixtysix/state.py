@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.engine.cards import Suit
 from games.engine.sixtysix.cards import Card
@@ -67,9 +67,11 @@ class HandResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A completed trick: ``leader`` led ``lead``, the other seat played ``follow``."""
+class Trick(NamedTuple):
+    """A completed trick: ``leader`` led ``lead``, the other seat played ``follow``.
+
+    Tricks, marriage records and the closing snapshot are named tuples: immutable and cheap to build.
+    """
 
     leader: Seat
     lead: Card
@@ -85,8 +87,7 @@ class Trick:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class MarriageRecord:
+class MarriageRecord(NamedTuple):
     """A marriage shown (public: both cards were shown). ``trick`` is the 1-based trick it led to."""
 
     seat: Seat
@@ -98,8 +99,7 @@ class MarriageRecord:
         return {"seat": self.seat, "suit": self.suit.value, "points": self.points, "trick": self.trick}
 
 
-@dataclass(frozen=True, slots=True)
-class ClosingSnapshot:
+class ClosingSnapshot(NamedTuple):
     """X20/X21: what is judged "at the moment of closing"."""
 
     closer: Seat
