@@ -150,12 +150,10 @@ def advance(state: SixtySixState, tricks: int, keep: str = "") -> SixtySixState:
         follows = [a.card for a in legal_actions(state, 1 - leader) if isinstance(a, PlayCard)]
         follows = [c for c in follows if c not in kept] or follows
 
-        def loses(c: Card) -> bool:
-            if c.suit is lead.suit:
-                return c.strength < lead.strength
-            return c.suit is not state.trump_suit
-
-        losing = [c for c in follows if loses(c)]
+        trump = state.trump_suit
+        losing = [
+            c for c in follows if (c.strength < lead.strength if c.suit is lead.suit else c.suit is not trump)
+        ]
         state, _ = apply(state, PlayCard(1 - leader, (losing or follows)[0]))
     if state.phase is Phase.DRAW:
         state, _ = apply(state, Draw(state.leader))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine.sixtysix import Close, Exchange, Phase, PlayCard, apply, legal_actions, parse_cards
+from games.engine.sixtysix import Close, Exchange, Phase, PlayCard, apply, legal_actions
 from tests.games.engine.sixtysix.helpers import act, hand, names
 
 
