@@ -94,19 +94,28 @@ def names(actions: Iterable[Action]) -> set[str]:
     return out
 
 
-def quiet_policy(rng: random.Random) -> Callable[[SixtySixState, list[Action]], Action]:
-    """A random player that declares only with 66 and passes otherwise, so hands run long."""
-
-    def choose(state: SixtySixState, actions: list[Action]) -> Action:
-        declares = [a for a in actions if isinstance(a, Declare)]
-        if declares and state.points(declares[0].seat) >= 66 and rng.random() < 0.7:
-            return declares[0]
-        others = [a for a in actions if not isinstance(a, Declare)]
-        if others and rng.random() < 0.98:
+def quiet_choice(
+    state: SixtySixState, rng: random.Random, avoid: tuple[type, ...] = (), wrong: float = 0.02
+) -> Action:
+    """A random action that plays like a person: a seat holding 66 usually declares; otherwise the
+    seat whose turn it is acts, and only now and then (``wrong``) someone declares short of 66.
+    Action types in ``avoid`` are never chosen when the seat has anything else to do."""
+    seats = seats_to_act(state)
+    for seat in seats:
+        if state.points(seat) >= 66 and Declare not in avoid and rng.random() < 0.7:
+            declare = Declare(seat)
+            if declare in legal_actions(state, seat):
+                return declare
+    if Declare not in avoid and rng.random() < wrong:
+        declares = [Declare(s) for s in seats if Declare(s) in legal_actions(state, s)]
+        if declares:
+            return rng.choice(declares)
+    for seat in seats:
+        legal = legal_actions(state, seat)
+        others = [a for a in legal if not isinstance(a, (Declare, *avoid))]
+        if others:
             return rng.choice(others)
-        return rng.choice(actions)
-
-    return choose
+    return rng.choice([a for s in seats for a in legal_actions(state, s)])
 
 
 def random_deal(rules: SixtySixRules, rng: random.Random) -> list[Card]:
@@ -119,15 +128,16 @@ def playout(
     state: SixtySixState,
     rng: random.Random,
     check: Callable[[SixtySixState], None] | None = None,
-    quiet: bool = True,
+    wild: bool = False,
 ) -> SixtySixState:
-    """Play to the end with random legal actions, calling ``check`` after every action."""
-    choose = quiet_policy(rng)
+    """Play to the end with random legal actions, calling ``check`` after every action. ``wild``
+    picks uniformly among every legal action of every seat (declarations included)."""
     while state.phase is not Phase.OVER:
-        seats = seats_to_act(state)
-        seat = rng.choice(seats)
-        actions = legal_actions(state, seat)
-        state, _ = apply(state, choose(state, actions) if quiet else rng.choice(actions))
+        if wild:
+            action = rng.choice([a for s in seats_to_act(state) for a in legal_actions(state, s)])
+        else:
+            action = quiet_choice(state, rng)
+        state, _ = apply(state, action)
         if check is not None:
             check(state)
     return state
@@ -158,3 +168,32 @@ def advance(state: SixtySixState, tricks: int, keep: str = "") -> SixtySixState:
     if state.phase is Phase.DRAW:
         state, _ = apply(state, Draw(state.leader))
     return state
+
+
+def recorded_playout(
+    rules: SixtySixRules, seed: int, avoid: tuple[type, ...] = ()
+) -> tuple[list[Card], list[Action], SixtySixState]:
+    """A random hand (dealer seat 1) with its deal and actions, played by :func:`quiet_choice`."""
+    rng = random.Random(seed)
+    deal = random_deal(rules, rng)
+    state = new_hand(rules, deal, dealer=1)
+    actions: list[Action] = []
+    while state.phase is not Phase.OVER:
+        action = quiet_choice(state, rng, avoid)
+        actions.append(action)
+        state, _ = apply(state, action)
+    return deal, actions, state
+
+
+def find_hand(
+    rules: SixtySixRules,
+    wanted: Callable[[SixtySixState], bool],
+    avoid: tuple[type, ...] = (),
+    tries: int = 3000,
+) -> tuple[list[Card], list[Action], SixtySixState]:
+    """The first recorded random hand (seeds 0, 1, ...) whose final state is ``wanted``."""
+    for seed in range(tries):
+        deal, actions, state = recorded_playout(rules, seed, avoid)
+        if wanted(state):
+            return deal, actions, state
+    raise AssertionError("no such hand in the seeds tried")
