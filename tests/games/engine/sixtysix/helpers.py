@@ -54,9 +54,13 @@ def hand(
 
 def act(state: SixtySixState, *moves: str) -> SixtySixState:
     """Apply moves written as ``"0:KH"`` (play), ``"0:m:QH"`` (marriage lead), ``"1:declare"``,
-    ``"0:close"``, ``"0:exchange"``, ``"0:draw"``, ``"1:pass"``, ``"0:bid"``."""
+    ``"0:close"``, ``"0:exchange"``, ``"0:draw"``, ``"1:pass"``, ``"0:bid"``. Where the trick's winner
+    must choose to draw or close (close_before_draw) and the next move is neither, it draws."""
     for move in moves:
-        state, _ = apply(state, parse_move(move))
+        action = parse_move(move)
+        if state.phase is Phase.DRAW and not isinstance(action, (Draw, Close, Declare)):
+            state, _ = apply(state, Draw(state.leader))  # close_before_draw: drawing is the default
+        state, _ = apply(state, action)
     return state
 
 
