@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine.errors import InvalidRules
+from games.engine.sixtysix import rules_from_options
 from tournaments import series as pure_series
 from tournaments import standings as pure_standings
 from tournaments.models import Entry, GameKind, GameResult, Round, Series, SeriesFormat, Stage
@@ -91,12 +93,18 @@ def series_status(series: Series, confirmed: Mapping[int, GameResult]) -> Series
     return SeriesView(status=status, player_ids=player_ids)
 
 
-KNOWN_PROFILES = {GameKind.SNAP: ("classic",), GameKind.SNAPSZER: ("snapszer",)}
+KNOWN_SNAP_PROFILES = ("classic",)
 
 
 def rules_problems(game: str, profile: str, options: Mapping[str, Any]) -> list[str]:
-    """Why ``profile`` + ``options`` cannot be played (empty: they can)."""
-    if profile not in KNOWN_PROFILES[GameKind(game)]:
+    """Why ``profile`` + ``options`` cannot be played (empty: they can). The engines decide."""
+    if GameKind(game) == GameKind.SNAPSZER:
+        try:
+            rules_from_options(options, profile=profile)
+        except InvalidRules as exc:
+            return list(exc.errors)
+        return []
+    if profile not in KNOWN_SNAP_PROFILES:
         return [f"Unknown rules profile {profile!r}."]
     return []
 

@@ -15,6 +15,7 @@ def test_beat_schedules_the_standings_reconcile() -> None:
 
 def test_tasks_are_registered_under_their_names() -> None:
     app.autodiscover_tasks(force=True)
-    assert {"tournaments.tasks.stage_standings_recompute_task", "tournaments.tasks.standings_reconcile_task"} <= set(
-        app.tasks
-    )
+    assert {
+        "tournaments.tasks.stage_standings_recompute_task",
+        "tournaments.tasks.standings_reconcile_task",
+    } <= set(app.tasks)
