@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from tournaments.series import seed_commitment
 
 from snapleague.celery import app as celery_app
 from tournaments.models import (
@@ -25,6 +24,7 @@ from tournaments.models import (
     StageFormat,
     Tournament,
 )
+from tournaments.series import seed_commitment
 
 _counter = itertools.count(1)
 

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine.errors import InvalidRules
+from games.engine.sixtysix import rules_from_options
 from tournaments import series as pure_series
 from tournaments import standings as pure_standings
 from tournaments.models import Entry, GameKind, GameResult, Round, Series, SeriesFormat, Stage
@@ -51,22 +53,14 @@ class SeriesView:
 def game_outcome(
     data: Mapping[str, Any], player_ids: tuple[int, ...], *, sudden_death: bool
 ) -> pure_series.GameOutcome:
-    """A stored result as series.py's outcome, indexed by the series' seats."""
-    placings = data["placings"]
-    by_seat = tuple(placings.get(str(pid)) for pid in player_ids)
-    played = [seat for seat, place in enumerate(by_seat) if place is not None]
-    wrong_calls = None
-    if data.get("wrong_calls"):
-        wrong_calls = tuple(
-            data["wrong_calls"].get(str(pid), 0) if s in played else None for s, pid in enumerate(player_ids)
-        )
-    game_points = None
-    if data.get("score"):
-        game_points = tuple(
-            data["score"].get(str(pid)) if s in played else None for s, pid in enumerate(player_ids)
-        )
-    return pure_series.GameOutcome(
-        placings=by_seat, sudden_death=sudden_death, wrong_calls=wrong_calls, game_points=game_points
+    """A stored result as series.py's outcome, indexed by the series' seats (stored keys are strings)."""
+    seats = tuple(str(pid) for pid in player_ids)
+    return pure_series.GameOutcome.from_players(
+        seats,
+        data["placings"],
+        sudden_death=sudden_death,
+        wrong_calls=data.get("wrong_calls") or None,
+        game_points=data.get("score") or None,
     )
 
 
@@ -99,12 +93,18 @@ def series_status(series: Series, confirmed: Mapping[int, GameResult]) -> Series
     return SeriesView(status=status, player_ids=player_ids)
 
 
-KNOWN_PROFILES = {GameKind.SNAP: ("classic",), GameKind.SNAPSZER: ("snapszer",)}
+KNOWN_SNAP_PROFILES = ("classic",)
 
 
 def rules_problems(game: str, profile: str, options: Mapping[str, Any]) -> list[str]:
-    """Why ``profile`` + ``options`` cannot be played (empty: they can)."""
-    if profile not in KNOWN_PROFILES[GameKind(game)]:
+    """Why ``profile`` + ``options`` cannot be played (empty: they can). The engines decide."""
+    if GameKind(game) == GameKind.SNAPSZER:
+        try:
+            rules_from_options(options, profile=profile)
+        except InvalidRules as exc:
+            return list(exc.errors)
+        return []
+    if profile not in KNOWN_SNAP_PROFILES:
         return [f"Unknown rules profile {profile!r}."]
     return []
 

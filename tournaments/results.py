@@ -11,7 +11,8 @@ Snap (rules/snap.md S19–S21, S28 and "Table play")::
 Snapszer, one match (rules/snapszer.md X32–X33)::
 
     {"score": {"3": 7, "9": 4}, "pot_carried": 0}
-    {"hands": [{"winner": 3, "points": 2, "reason": "declared"}, ...]}   # folded into a score
+    {"games": [{"3": 7, "9": 5}, {"3": 2, "9": 7}, {"3": 7, "9": 1}]}    # two games of 7 (snapszer-hu)
+    {"hands": [{"winner": 3, "points": 2, "reason": "declared"}, {"winner": null, "reason": "tie_pot"}, ...]}
 
 Stored (``GameResult.data``) is the normalised form: ``placings`` ({player: place}, competition
 ranking), ``winner`` (player id or null), and the game's own details. The checks raise
@@ -27,6 +28,17 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.errors import InvalidRules
+from games.engine.sixtysix import (
+    HandResult,
+    Reason,
+    RecordedHand,
+    SixtySixRules,
+    match_fold,
+    match_hands_valid,
+    match_score_valid,
+    rules_from_options,
+)
 from snapleague.errors import ApplicationError
 
 SNAP_ENDINGS = ("last_player_standing", "draw", "adjudicated")
@@ -200,112 +212,149 @@ def _normalise_snap(raw: Mapping[str, Any], ctx: GameContext) -> dict[str, Any]:
 
 # --- Snapszer -----------------------------------------------------------------------------------
 
-HAND_POINTS = (1, 2, 3, 6)
+
+def snapszer_rules(profile: str, options: Mapping[str, Any]) -> SixtySixRules:
+    """The tournament's 66-family rules. Raises ResultInvalid when they cannot be played."""
+    try:
+        return rules_from_options(options, profile=profile)
+    except InvalidRules as exc:
+        raise ResultInvalid({"rules": list(exc.errors)}) from None
 
 
-def _normalise_snapszer(raw: Mapping[str, Any], ctx: GameContext) -> dict[str, Any]:
-    errors: dict[str, list[str | Promise]] = {}
-    hands_out: list[dict[str, Any]] | None = None
-    pot_carried = raw.get("pot_carried", 0)
-    if raw.get("hands") is not None:
-        hands_out, score, pot_carried = _fold_hands(raw["hands"], ctx, errors)
-    else:
-        score = {}
-        score_raw = raw.get("score")
-        if not isinstance(score_raw, Mapping):
-            raise ResultInvalid(
-                {"score": [_("Give the match score of both players, or the hands one by one.")]}
+def _whole(value: Any, minimum: int = 0) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+def _score_pair(
+    raw: Any, ctx: GameContext, field: str, errors: dict[str, list[str | Promise]]
+) -> tuple[int, int]:
+    if not isinstance(raw, Mapping):
+        errors.setdefault(field, []).append(_("Give the game points of both players."))
+        return (0, 0)
+    score: dict[int, int] = {}
+    for key, value in raw.items():
+        pid = _player_id(key, ctx)
+        if pid is None:
+            errors.setdefault(field, []).append(
+                _("%(value)s is not a player at this table.") % {"value": key}
             )
-        for key, value in score_raw.items():
-            pid = _player_id(key, ctx)
-            if pid is None:
-                errors.setdefault("score", []).append(
-                    _("%(value)s is not a player at this table.") % {"value": key}
-                )
-            elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                errors.setdefault("score", []).append(
-                    _("%(name)s: a score is a whole number of game points, 0 or more.")
-                    % {"name": ctx.names[pid]}
-                )
-            else:
-                score[pid] = value
-        if not errors and set(score) != set(ctx.player_ids):
-            errors.setdefault("score", []).append(_("Give the score of both players."))
-        if not isinstance(pot_carried, int) or isinstance(pot_carried, bool) or pot_carried < 0:
-            errors.setdefault("pot_carried", []).append(
-                _("The pot is a whole number of game points, 0 or more.")
+        elif not _whole(value):
+            errors.setdefault(field, []).append(
+                _("%(name)s: a score is a whole number of game points, 0 or more.") % {"name": ctx.names[pid]}
             )
-    if errors:
-        raise ResultInvalid(errors)
+        else:
+            score[pid] = value
+    if set(score) != set(ctx.player_ids):
+        errors.setdefault(field, []).append(_("Give the score of both players."))
+        return (0, 0)
     a, b = ctx.player_ids
-    problems = match_score_problems(ctx.rules_profile, ctx.rules_options, (score[a], score[b]), pot_carried)
-    if problems:
-        raise ResultInvalid({"hands" if hands_out is not None else "score": list(problems)})
-    winner = a if score[a] > score[b] else b
-    loser = b if winner == a else a
-    return {
-        "game": "snapszer",
-        "winner": winner,
-        "score": {str(a): score[a], str(b): score[b]},
-        "pot_carried": pot_carried,
-        "hands": hands_out,
-        "placings": {str(winner): 1, str(loser): 2},
-    }
+    return (score[a], score[b])
 
 
-def _fold_hands(
-    raw: Any, ctx: GameContext, errors: dict[str, list[str | Promise]]
-) -> tuple[list[dict[str, Any]], dict[int, int], int]:
-    """Add up hands (0–3 game points, 6 for a bid) into a match score, the X29 pot included."""
-    score = dict.fromkeys(ctx.player_ids, 0)
-    hands: list[dict[str, Any]] = []
-    pot = 0
-    largest_pot = 0
+def _recorded_hands(raw: Any, ctx: GameContext, errors: dict[str, list[str | Promise]]) -> list[RecordedHand]:
     if not isinstance(raw, list) or not raw:
         errors.setdefault("hands", []).append(_("List the hands of the match in the order they were played."))
-        return hands, score, 0
+        return []
+    reasons = ", ".join(r.value for r in Reason)
+    hands = []
     for index, hand in enumerate(raw, start=1):
         where = f"hands.{index - 1}"
         if not isinstance(hand, Mapping):
             errors.setdefault(where, []).append(_("Each hand is a winner, its game points and a reason."))
             continue
-        reason = str(hand.get("reason") or "")[:40]
-        if hand.get("winner") in (None, ""):
-            # X29: nobody scores, one game point goes into the pot for the next hand with a winner.
-            pot += 1
-            hands.append({"winner": None, "points": 0, "reason": reason or "tie"})
-            continue
-        pid = _player_id(hand.get("winner"), ctx)
-        points = hand.get("points")
-        if pid is None:
-            errors.setdefault(where, []).append(_("Hand %(n)s: choose the winner.") % {"n": index})
-            continue
-        if points not in HAND_POINTS:
+        winner_raw = hand.get("winner")
+        winner = None if winner_raw in (None, "") else _player_id(winner_raw, ctx)
+        if winner_raw not in (None, "") and winner is None:
             errors.setdefault(where, []).append(
-                _("Hand %(n)s: a hand is worth 1, 2 or 3 game points (6 for a Snapszer bid).") % {"n": index}
+                _("Hand %(n)s: the winner is not a player at this table.") % {"n": index}
             )
             continue
-        largest_pot = max(largest_pot, pot)
-        score[pid] += points + pot
-        hands.append({"winner": pid, "points": points, "pot": pot, "reason": reason})
-        pot = 0
-    return hands, score, largest_pot
+        points = hand.get("points", 0)
+        if not _whole(points):
+            errors.setdefault(where, []).append(
+                _("Hand %(n)s: game points are a whole number.") % {"n": index}
+            )
+            continue
+        default_reason = Reason.TIE_POT.value if winner is None else Reason.DECLARED.value
+        try:
+            reason = Reason(hand.get("reason") or default_reason)
+        except ValueError:
+            errors.setdefault(where, []).append(
+                _("Hand %(n)s: the reason is one of %(reasons)s.") % {"n": index, "reasons": reasons}
+            )
+            continue
+        seat = None if winner is None else ctx.player_ids.index(winner)
+        hands.append(RecordedHand(winner=seat, game_points=points, reason=reason))
+    return hands
 
 
-def match_score_problems(
-    profile: str, options: Mapping[str, Any], score: tuple[int, int], pot_carried: int
-) -> list[str]:
-    target = int(options.get("target", 7))
-    high, low = max(score), min(score)
-    problems = []
-    if high < target:
-        problems.append(
-            _("A match to %(t)s is not over at %(a)s–%(b)s.") % {"t": target, "a": high, "b": low}
-        )
-    elif low >= target:
-        problems.append(_("Only one player can reach %(t)s.") % {"t": target})
-    elif high > target - 1 + 3 + pot_carried:
-        problems.append(
-            _("%(a)s is more than one hand can bring from %(t1)s.") % {"a": high, "t1": target - 1}
-        )
-    return problems
+def _normalise_snapszer(raw: Mapping[str, Any], ctx: GameContext) -> dict[str, Any]:
+    """One match: its final score (a list of game scores for two-game profiles), or hand by hand.
+
+    The 66 engine decides what is possible (X33 and the hand rules of its profile).
+    """
+    rules = snapszer_rules(ctx.rules_profile, ctx.rules_options)
+    errors: dict[str, list[str | Promise]] = {}
+    pot_carried = raw.get("pot_carried", 0)
+    if not _whole(pot_carried):
+        errors.setdefault("pot_carried", []).append(_("The pot is a whole number of game points, 0 or more."))
+    hands: list[RecordedHand] | None = None
+    if raw.get("hands") is not None:
+        field = "hands"
+        hands = _recorded_hands(raw["hands"], ctx, errors)
+        if errors:
+            raise ResultInvalid(errors)
+        problems = match_hands_valid(rules, hands)
+        games: list[tuple[int, int]] = []
+        if not problems:
+            results = [
+                HandResult(h.winner, h.game_points, h.reason, "recorded", (0, 0), (0, 0), (0, 0))
+                for h in hands
+            ]
+            games = list(match_fold(rules, 0, results).game_scores)
+    elif raw.get("games") is not None:
+        field = "games"
+        if not isinstance(raw["games"], list) or not raw["games"]:
+            raise ResultInvalid({"games": [_("List the score of each game of the match.")]})
+        games = [_score_pair(game, ctx, f"games.{i}", errors) for i, game in enumerate(raw["games"])]
+        if errors:
+            raise ResultInvalid(errors)
+        problems = match_score_valid(rules, games, pot_carried=pot_carried)
+    else:
+        field = "score"
+        if raw.get("score") is None:
+            raise ResultInvalid(
+                {"score": [_("Give the match score of both players, or the hands one by one.")]}
+            )
+        games = [_score_pair(raw["score"], ctx, "score", errors)]
+        if errors:
+            raise ResultInvalid(errors)
+        problems = match_score_valid(rules, games[0], pot_carried=pot_carried)
+    if problems:
+        raise ResultInvalid({field: list(problems)})
+    if errors:
+        raise ResultInvalid(errors)
+    a, b = ctx.player_ids
+    won = [sum(1 for g in games if g[0] > g[1]), sum(1 for g in games if g[1] > g[0])]
+    winner, loser = (a, b) if won[0] > won[1] else (b, a)
+    return {
+        "game": "snapszer",
+        "winner": winner,
+        # Game points of the whole match (all its games): the standings' game-point difference.
+        "score": {str(a): sum(g[0] for g in games), str(b): sum(g[1] for g in games)},
+        "games": [{str(a): g[0], str(b): g[1]} for g in games] if len(games) > 1 else None,
+        "pot_carried": pot_carried,
+        "hands": (
+            [
+                {
+                    "winner": None if h.winner is None else ctx.player_ids[h.winner],
+                    "points": h.game_points,
+                    "reason": h.reason.value,
+                }
+                for h in hands
+            ]
+            if hands is not None
+            else None
+        ),
+        "placings": {str(winner): 1, str(loser): 2},
+    }

@@ -41,6 +41,7 @@ from enum import StrEnum
 from itertools import combinations, pairwise
 
 from tournaments.formats.round_robin import PlayerId
+from tournaments.problems import TournamentInputError
 from tournaments.series import GameKind, GameOutcome, SeriesError, SeriesFormat, SeriesStatus, series_status
 
 type TiebreakValue = int | float | str | None
@@ -95,17 +96,9 @@ class StandingsErrorCode(StrEnum):
     INVALID_SERIES = "invalid_series"
 
 
-class StandingsError(ValueError):
-    """Inputs no standings can be computed from: a stable ``code``, an English ``message`` and
-    ``extra`` values (for "invalid_series": the series index and the series' own error code)."""
-
-    def __init__(
-        self, code: StandingsErrorCode, message: str, extra: dict[str, object] | None = None
-    ) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.extra = extra or {}
+class StandingsError(TournamentInputError):
+    """Inputs no standings can be computed from (codes: :class:`StandingsErrorCode`; for
+    "invalid_series" ``extra`` has the series index and the series' own error code)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,7 +83,7 @@ def test_snapszer_score_records_the_winner() -> None:
 def test_snapszer_unfinished_match_is_refused_X33() -> None:
     with pytest.raises(ResultInvalid) as exc:
         normalise_result({"score": {"1": 6, "2": 4}}, SNAPSZER)
-    assert "not over at 6–4" in str(exc.value.fields["score"][0])
+    assert "6-4: nobody has reached the target of 7" in str(exc.value.fields["score"][0])
 
 
 def test_snapszer_hands_fold_into_the_score_with_the_pot_X29() -> None:
@@ -97,4 +97,54 @@ def test_snapszer_hands_fold_into_the_score_with_the_pot_X29() -> None:
     ]
     data = normalise_result({"hands": hands}, SNAPSZER)
     assert data["score"] == {"1": 7, "2": 4}  # 2's first win takes the pot of 1: 2 + 1
-    assert data["hands"][2]["pot"] == 1
+    assert data["hands"][1] == {"winner": None, "points": 0, "reason": "tie_pot"}
+
+
+@pytest.mark.parametrize(
+    ("score", "pot", "fragment"),
+    [
+        ({"1": 7, "2": 7}, 0, "both players reached the target"),
+        ({"1": 10, "2": 4}, 0, "at most 9"),
+        ({"1": 11, "2": 4}, 2, None),  # X33: the pot carried into the deciding hand allows more
+    ],
+)
+def test_snapszer_score_limits_X33(score: dict, pot: int, fragment: str | None) -> None:
+    raw = {"score": score, "pot_carried": pot}
+    if fragment is None:
+        assert normalise_result(raw, SNAPSZER)["winner"] == 1
+        return
+    with pytest.raises(ResultInvalid) as exc:
+        normalise_result(raw, SNAPSZER)
+    assert fragment in str(exc.value.fields["score"])
+
+
+def test_snapszer_hands_after_the_match_was_won_are_refused_X33() -> None:
+    hands = [
+        {"winner": 1, "points": 3},
+        {"winner": 1, "points": 3},
+        {"winner": 1, "points": 1},
+        {"winner": 2, "points": 1},
+    ]
+    with pytest.raises(ResultInvalid) as exc:
+        normalise_result({"hands": hands}, SNAPSZER)
+    assert "already decided" in str(exc.value.fields["hands"])
+
+
+def test_snapszer_hand_with_an_impossible_award_is_refused() -> None:
+    with pytest.raises(ResultInvalid) as exc:  # the bid's 6 does not exist in the seed's snapszer
+        normalise_result({"hands": [{"winner": 1, "points": 6, "reason": "bid_won"}]}, SNAPSZER)
+    assert "bid" in str(exc.value.fields["hands"])
+
+
+def test_snapszer_hu_records_two_games_of_7_X32() -> None:
+    ctx = GameContext(
+        game="snapszer",
+        player_ids=(1, 2),
+        names={1: "A", 2: "B"},
+        rules_profile="snapszer-hu",
+        rules_options={},
+    )
+    data = normalise_result({"games": [{"1": 7, "2": 5}, {"1": 2, "2": 7}, {"1": 8, "2": 0}]}, ctx)
+    assert data["winner"] == 1 and data["score"] == {"1": 17, "2": 12}
+    with pytest.raises(ResultInvalid):  # 1-1 in games: not over
+        normalise_result({"games": [{"1": 7, "2": 5}, {"1": 2, "2": 7}]}, ctx)

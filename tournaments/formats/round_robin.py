@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from tournaments.problems import TournamentInputError
+
 type PlayerId = int | str
 
 TABLE_SIZES = range(2, 7)  # rules/snap.md S1: 2 to 6 players
@@ -41,15 +43,8 @@ class PairingErrorCode(StrEnum):
     TABLE_OF_ONE = "table_of_one"
 
 
-class PairingError(ValueError):
-    """Inputs no round robin can be made from. ``code`` is stable (translated by the Django layer);
-    ``message`` is plain English; ``extra`` holds the values involved."""
-
-    def __init__(self, code: PairingErrorCode, message: str, extra: dict[str, object] | None = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.extra = extra or {}
+class PairingError(TournamentInputError):
+    """Inputs no round robin can be made from (codes: :class:`PairingErrorCode`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,1 @@
+"""Command-line tools (simulators, oracles, arenas): they may print, time and write files."""

@@ -1,0 +1,104 @@
+"""observe(): what one seat may know (rules/snapszer.md; ARCHITECTURE "one view per seat").
+
+The view holds the seat's own hand, the trump suit and the face-up trump card (a closed talon's
+trump card was seen face up, so it stays known), the talon size, every card played so far and who
+won each trick (a player may remember them), the marriages shown, and both scores: with every
+trick face up on the table and every marriage shown, both scores are public knowledge. It never
+holds the opponent's hand (only its size) or the stock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.sixtysix.engine import legal_actions
+from games.engine.sixtysix.state import HandResult, MarriageRecord, Seat, SixtySixState, Trick
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One seat's view of a hand. ``to_dict()`` is the form sent to clients."""
+
+    seat: Seat
+    dealer: Seat
+    profile: str
+    phase: str
+    hand: tuple[str, ...]
+    opponent_hand_size: int
+    trump_suit: str
+    trump_card: str | None  # the card under the stock, while it is there
+    talon_size: int
+    closed_by: Seat | None
+    leader: Seat
+    lead_card: str | None  # the card led to the unfinished trick
+    lead_marriage: bool
+    tricks: tuple[Trick, ...]
+    marriages: tuple[MarriageRecord, ...]
+    points: tuple[int, int]  # card points + counted marriages + last-trick bonus, per seat
+    card_points: tuple[int, int]
+    trick_counts: tuple[int, int]
+    pending_marriage: tuple[int, int]
+    bidder: Seat | None
+    bid_turn: Seat | None
+    passed: tuple[bool, bool]
+    legal_actions: tuple[dict[str, Any], ...]
+    result: HandResult | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "profile": self.profile,
+            "phase": self.phase,
+            "hand": list(self.hand),
+            "opponent_hand_size": self.opponent_hand_size,
+            "trump_suit": self.trump_suit,
+            "trump_card": self.trump_card,
+            "talon_size": self.talon_size,
+            "closed_by": self.closed_by,
+            "leader": self.leader,
+            "lead_card": self.lead_card,
+            "lead_marriage": self.lead_marriage,
+            "tricks": [t.to_dict() for t in self.tricks],
+            "marriages": [m.to_dict() for m in self.marriages],
+            "points": list(self.points),
+            "card_points": list(self.card_points),
+            "trick_counts": list(self.trick_counts),
+            "pending_marriage": list(self.pending_marriage),
+            "bidder": self.bidder,
+            "bid_turn": self.bid_turn,
+            "passed": list(self.passed),
+            "legal_actions": list(self.legal_actions),
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+
+def observe(state: SixtySixState, seat: Seat) -> PlayerView:
+    """Everything ``seat`` may know, nothing more. The only engine object sent to clients."""
+    return PlayerView(
+        seat=seat,
+        dealer=state.dealer,
+        profile=state.rules.name,
+        phase=state.phase.value,
+        hand=tuple(sorted(c.name for c in state.hands[seat])),
+        opponent_hand_size=len(state.hands[1 - seat]),
+        trump_suit=state.trump_suit.value,
+        trump_card=None if state.trump_card is None else state.trump_card.name,
+        talon_size=state.talon_size,
+        closed_by=None if state.closing is None else state.closing.closer,
+        leader=state.leader,
+        lead_card=None if state.lead_card is None else state.lead_card.name,
+        lead_marriage=state.lead_marriage,
+        tricks=state.tricks,
+        marriages=state.marriages,
+        points=(state.points(0), state.points(1)),
+        card_points=state.card_points,
+        trick_counts=state.trick_counts,
+        pending_marriage=state.pending_marriage,
+        bidder=state.bidder,
+        bid_turn=state.bid_turn,
+        passed=state.passed,
+        legal_actions=tuple(a.to_dict() for a in legal_actions(state, seat)),
+        result=state.result,
+    )
