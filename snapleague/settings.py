@@ -174,6 +174,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "SeriesFormatEnum": "tournaments.models.SeriesFormat",
+        "StageFormatEnum": "tournaments.models.StageFormat",
+        "GameKindEnum": "tournaments.models.GameKind",
+    },
 }
 
 # --- Celery -------------------------------------------------------------------------------------

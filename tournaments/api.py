@@ -8,15 +8,15 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.generics import ListAPIView
+from rest_framework.generics import ListAPIView, RetrieveAPIView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.access import access_stage_by_id
-from tournaments.models import GameResult, Series
-from tournaments.selectors import stage_standings_list
+from tournaments import selectors, services
+from tournaments.models import Club, Game, GameResult, Player, Round, Series, Stage, Tournament
+from tournaments.selectors import series_visible, stage_get, stage_standings_list
 from tournaments.services import result_record
 
 
@@ -59,6 +59,9 @@ class ResultCreateApi(APIView):
         expected_version = serializers.IntegerField(min_value=0, default=0)
         reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
         client_key = serializers.CharField(required=False, allow_blank=True, max_length=80)
+
+        class Meta:
+            ref_name = "ResultCreateInput"
 
     @extend_schema(
         request=InputSerializer,
@@ -111,7 +114,7 @@ class StageStandingsApi(APIView):
 
     @extend_schema(responses=StandingsOutputSerializer)
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = access_stage_by_id(stage_id=stage_id)
+        stage = stage_get(user=request.user, stage_id=stage_id)
         body = {
             "stage": stage.pk,
             "results_version": stage.results_version,
@@ -159,9 +162,271 @@ class SeriesListApi(ListAPIView[Series]):
     filterset_fields = {"stage": ["exact"], "status": ["exact"], "stage__tournament__game": ["exact"]}
 
     def get_queryset(self) -> QuerySet[Series]:
-        queryset = Series.objects.select_related("round", "stage__tournament").prefetch_related(
-            "seats__player"
-        )
+        queryset = series_visible(user=self.request.user)
         if game := self.request.query_params.get("game"):
             queryset = queryset.filter(stage__tournament__game=game)
         return queryset.order_by("stage_id", "round__number", "table")
+
+
+# --- Clubs and players --------------------------------------------------------------------------
+
+
+class ClubOutputSerializer(serializers.ModelSerializer[Club]):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "created_at"]
+
+
+class ClubListApi(ListAPIView[Club]):
+    """Clubs (anyone may read; clubs are created in the admin)."""
+
+    serializer_class = ClubOutputSerializer
+    filterset_fields = {"slug": ["exact"], "name": ["icontains"]}
+
+    def get_queryset(self) -> QuerySet[Club]:
+        return Club.objects.order_by("name")
+
+
+class ClubDetailApi(RetrieveAPIView[Club]):
+    serializer_class = ClubOutputSerializer
+    queryset = Club.objects.all()
+    lookup_url_kwarg = "club_id"
+
+
+class PlayerOutputSerializer(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ["id", "club", "name", "created_at"]
+
+
+class PlayerListCreateApi(ListAPIView[Player]):
+    """A club's players (``?club=``, ``?tournament=``); organisers add one with POST."""
+
+    serializer_class = PlayerOutputSerializer
+    filterset_fields = {"club": ["exact"], "name": ["icontains"], "entries__tournament": ["exact"]}
+
+    class InputSerializer(serializers.Serializer[Any]):
+        club = serializers.IntegerField()
+        name = serializers.CharField(max_length=120)
+
+        class Meta:
+            ref_name = "PlayerCreateInput"
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return Player.objects.order_by("club_id", "name")
+
+    @extend_schema(request=InputSerializer, responses={201: PlayerOutputSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        club = selectors.club_get_by_id(club_id=serializer.validated_data["club"])
+        player = services.player_create(user=request.user, club=club, name=serializer.validated_data["name"])
+        return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailApi(RetrieveAPIView[Player]):
+    serializer_class = PlayerOutputSerializer
+    queryset = Player.objects.all()
+    lookup_url_kwarg = "player_id"
+
+
+# --- Tournaments and stages ---------------------------------------------------------------------
+
+
+class TournamentOutputSerializer(serializers.ModelSerializer[Tournament]):
+    players = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "club",
+            "name",
+            "game",
+            "rules_profile",
+            "rules_options",
+            "series_format",
+            "status",
+            "starts_at",
+            "players",
+            "created_at",
+        ]
+
+    def get_players(self, tournament: Tournament) -> list[int]:
+        return [e.player_id for e in tournament.entries.all()]
+
+
+class TournamentListCreateApi(ListAPIView[Tournament]):
+    """Tournaments you may see (drafts only for their organisers and referees); organisers create one."""
+
+    serializer_class = TournamentOutputSerializer
+    filterset_fields = {"club": ["exact"], "game": ["exact"], "status": ["exact"]}
+
+    class InputSerializer(serializers.Serializer[Any]):
+        club = serializers.IntegerField()
+        name = serializers.CharField(max_length=160)
+        game = serializers.CharField()
+        series_format = serializers.CharField(required=False, default="best_of_3")
+        rules_profile = serializers.CharField(required=False, allow_blank=True, default="")
+        rules_options = serializers.JSONField(required=False, default=dict)
+        starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+        class Meta:
+            ref_name = "TournamentCreateInput"
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return selectors.tournaments_visible(user=self.request.user).prefetch_related("entries")
+
+    @extend_schema(request=InputSerializer, responses={201: TournamentOutputSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        club = selectors.club_get_by_id(club_id=data.pop("club"))
+        tournament = services.tournament_create(user=request.user, club=club, **data)
+        return Response(TournamentOutputSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(APIView):
+    @extend_schema(responses=TournamentOutputSerializer)
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+        return Response(TournamentOutputSerializer(tournament).data)
+
+
+class TournamentPlayersAddApi(APIView):
+    """Enter club players into a tournament (organisers)."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        players = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
+
+        class Meta:
+            ref_name = "TournamentPlayersAddInput"
+
+    @extend_schema(request=InputSerializer, responses={200: TournamentOutputSerializer})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+        players = selectors.players_by_ids(player_ids=serializer.validated_data["players"])
+        services.tournament_players_add(user=request.user, tournament=tournament, players=players)
+        return Response(TournamentOutputSerializer(tournament).data)
+
+
+class StageOutputSerializer(serializers.ModelSerializer[Stage]):
+    class Meta:
+        model = Stage
+        fields = [
+            "id",
+            "tournament",
+            "order",
+            "name",
+            "format",
+            "options",
+            "tiebreaks",
+            "status",
+            "results_version",
+            "standings_version",
+            "standings_computed_at",
+        ]
+
+
+class StageListCreateApi(ListAPIView[Stage]):
+    """Stages (``?tournament=``); organisers create a round-robin stage."""
+
+    serializer_class = StageOutputSerializer
+    filterset_fields = {"tournament": ["exact"], "status": ["exact"], "format": ["exact"]}
+
+    class InputSerializer(serializers.Serializer[Any]):
+        tournament = serializers.IntegerField()
+        name = serializers.CharField(max_length=120)
+        format = serializers.CharField(default="round_robin")
+        options = serializers.JSONField(required=False, default=dict)
+
+        class Meta:
+            ref_name = "StageCreateInput"
+
+    def get_queryset(self) -> QuerySet[Stage]:
+        return selectors.stages_visible(user=self.request.user).order_by("tournament_id", "order")
+
+    @extend_schema(request=InputSerializer, responses={201: StageOutputSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        tournament = selectors.tournament_get(user=request.user, tournament_id=data.pop("tournament"))
+        stage = services.stage_create(user=request.user, tournament=tournament, **data)
+        return Response(StageOutputSerializer(stage).data, status=status.HTTP_201_CREATED)
+
+
+class StageDetailApi(APIView):
+    @extend_schema(responses=StageOutputSerializer)
+    def get(self, request: Request, stage_id: int) -> Response:
+        return Response(StageOutputSerializer(stage_get(user=request.user, stage_id=stage_id)).data)
+
+
+class RoundOutputSerializer(serializers.ModelSerializer[Round]):
+    class Meta:
+        model = Round
+        fields = ["id", "stage", "number", "starts_at", "bye"]
+
+
+class StageRoundsGenerateApi(APIView):
+    """Pair the whole round robin of a stage (organisers; once)."""
+
+    @extend_schema(request=None, responses={201: RoundOutputSerializer(many=True)})
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = stage_get(user=request.user, stage_id=stage_id)
+        rounds = services.stage_rounds_generate(user=request.user, stage_id=stage.pk)
+        return Response(RoundOutputSerializer(rounds, many=True).data, status=status.HTTP_201_CREATED)
+
+
+class RoundListApi(ListAPIView[Round]):
+    serializer_class = RoundOutputSerializer
+    filterset_fields = {"stage": ["exact"], "stage__tournament": ["exact"], "number": ["exact"]}
+
+    def get_queryset(self) -> QuerySet[Round]:
+        return selectors.rounds_visible(user=self.request.user).order_by("stage_id", "number")
+
+
+class SeriesDetailApi(APIView):
+    @extend_schema(responses=SeriesOutputSerializer)
+    def get(self, request: Request, series_id: int) -> Response:
+        return Response(
+            SeriesOutputSerializer(selectors.series_get(user=request.user, series_id=series_id)).data
+        )
+
+
+class GameOutputSerializer(serializers.ModelSerializer[Game]):
+    class Meta:
+        model = Game
+        fields = ["id", "series", "number", "sudden_death", "seats", "created_at"]
+
+
+class GameListApi(ListAPIView[Game]):
+    """Games of series (``?series=``); a game exists once its first result is recorded."""
+
+    serializer_class = GameOutputSerializer
+    filterset_fields = {"series": ["exact"], "series__stage": ["exact"], "sudden_death": ["exact"]}
+
+    def get_queryset(self) -> QuerySet[Game]:
+        return selectors.games_visible(user=self.request.user).order_by("series_id", "number")
+
+
+class ResultListApi(ListAPIView[GameResult]):
+    """Every result version (``?series=``, ``?confirmed=true`` for the current ones only)."""
+
+    serializer_class = GameResultOutputSerializer
+    filterset_fields = {
+        "game__series": ["exact"],
+        "game": ["exact"],
+        "confirmed": ["exact"],
+        "game__series__stage": ["exact"],
+    }
+
+    def get_queryset(self) -> QuerySet[GameResult]:
+        return (
+            selectors.results_visible(user=self.request.user)
+            .select_related("game__series")
+            .order_by("game__series_id", "game__number", "version")
+        )

@@ -14,6 +14,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.sixtysix import PROFILES as SIXTY_SIX_PROFILES
 from snapleague.errors import ApplicationError
 from tournaments.models import GameKind, GameResult, Player, SeriesFormat, Tournament
 
@@ -35,10 +36,14 @@ class TournamentCreateForm(forms.Form):
     rules_profile = forms.ChoiceField(
         label=_("Rules profile"),
         required=False,
-        choices=[("", _("The game's default")), ("classic", "classic (Snap)"), ("snapszer", "snapszer")],
+        choices=[
+            ("", _("The game's default")),
+            ("classic", "classic (Snap)"),
+            *((name, f"{name} (Snapszer)") for name in SIXTY_SIX_PROFILES),
+        ],
     )
     target = forms.IntegerField(
-        label=_("Snapszer match to"), required=False, min_value=3, max_value=21, initial=7
+        label=_("Snapszer: match to (blank: the profile's)"), required=False, min_value=1, max_value=21
     )
     starts_at = forms.DateTimeField(
         label=_("Starts at"),
@@ -48,7 +53,7 @@ class TournamentCreateForm(forms.Form):
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
-        options = {"target": data["target"]} if data["game"] == GameKind.SNAPSZER and data["target"] else {}
+        options = {"match": data["target"]} if data["game"] == GameKind.SNAPSZER and data["target"] else {}
         return {
             "name": data["name"],
             "game": data["game"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import NotFound
@@ -51,15 +51,17 @@ def series_with_seats(*, stage: Stage) -> QuerySet[Series]:
 
 
 def tournaments_visible(*, user: Any) -> QuerySet[Tournament]:
-    """Tournaments ``user`` may read: all but drafts; a draft only for its club's organisers and its
-    referees (a tournament being set up is not public)."""
+    """Tournaments ``user`` may read. A tournament is public once it runs or its pairings are out;
+    before that (a draft being set up) only its club's organisers and its referees see it."""
     queryset = Tournament.objects.select_related("club")
     if getattr(user, "is_superuser", False):
         return queryset
-    public = ~Q(status=Tournament.Status.DRAFT)
+    paired = Exists(Round.objects.filter(stage__tournament=OuterRef("pk")))
+    public = ~Q(status=Tournament.Status.DRAFT) | Q(paired)
     if not getattr(user, "is_authenticated", False):
         return queryset.filter(public)
-    return queryset.filter(public | Q(club__organisers=user) | Q(referees=user)).distinct()
+    staff = Q(pk__in=Tournament.objects.filter(Q(club__organisers=user) | Q(referees=user)).values("pk"))
+    return queryset.filter(public | staff)
 
 
 def _visible_tournament_ids(user: Any) -> QuerySet[Tournament]:
@@ -125,6 +127,24 @@ def club_get(*, slug: str) -> Club:
         return Club.objects.get(slug=slug)
     except Club.DoesNotExist:
         raise NotFound(code="club_not_found", message=_("No such club.")) from None
+
+
+def club_get_by_id(*, club_id: int) -> Club:
+    try:
+        return Club.objects.get(pk=club_id)
+    except Club.DoesNotExist:
+        raise NotFound(code="club_not_found", message=_("No such club.")) from None
+
+
+def players_by_ids(*, player_ids: list[int]) -> list[Player]:
+    """The players in the order given. Raises NotFound naming the first unknown id."""
+    found = Player.objects.in_bulk(player_ids)
+    for pid in player_ids:
+        if pid not in found:
+            raise NotFound(
+                code="player_not_found", message=_("No player %(id)s.") % {"id": pid}, extra={"player": pid}
+            )
+    return [found[pid] for pid in player_ids]
 
 
 def player_get(*, player_id: int) -> Player:

@@ -4,7 +4,25 @@ from tournaments import api
 
 app_name = "tournaments_api"
 urlpatterns = [
-    path("series/", api.SeriesListApi.as_view(), name="series-list"),
-    path("series/<int:series_id>/results/", api.ResultCreateApi.as_view(), name="result-create"),
+    path("clubs/", api.ClubListApi.as_view(), name="club-list"),
+    path("clubs/<int:club_id>/", api.ClubDetailApi.as_view(), name="club-detail"),
+    path("players/", api.PlayerListCreateApi.as_view(), name="player-list"),
+    path("players/<int:player_id>/", api.PlayerDetailApi.as_view(), name="player-detail"),
+    path("tournaments/", api.TournamentListCreateApi.as_view(), name="tournament-list"),
+    path("tournaments/<int:tournament_id>/", api.TournamentDetailApi.as_view(), name="tournament-detail"),
+    path(
+        "tournaments/<int:tournament_id>/players/",
+        api.TournamentPlayersAddApi.as_view(),
+        name="tournament-players-add",
+    ),
+    path("stages/", api.StageListCreateApi.as_view(), name="stage-list"),
+    path("stages/<int:stage_id>/", api.StageDetailApi.as_view(), name="stage-detail"),
+    path("stages/<int:stage_id>/rounds/", api.StageRoundsGenerateApi.as_view(), name="stage-rounds-generate"),
     path("stages/<int:stage_id>/standings/", api.StageStandingsApi.as_view(), name="stage-standings"),
+    path("rounds/", api.RoundListApi.as_view(), name="round-list"),
+    path("series/", api.SeriesListApi.as_view(), name="series-list"),
+    path("series/<int:series_id>/", api.SeriesDetailApi.as_view(), name="series-detail"),
+    path("series/<int:series_id>/results/", api.ResultCreateApi.as_view(), name="result-create"),
+    path("games/", api.GameListApi.as_view(), name="game-list"),
+    path("results/", api.ResultListApi.as_view(), name="result-list"),
 ]
