@@ -28,7 +28,7 @@ from tournaments.services import (
 
 DEMO_SLUG = "demo"
 ACCOUNTS = [  # (username, password, role)
-    ("organiser", "organiser-demo", "organiser of the demo club"),
+    ("organiser", "organiser-demo", "organiser of the demo club (also /admin/)"),
     ("referee", "referee-demo", "referee of both demo leagues"),
     ("anna", "player-demo", "player (Anna)"),
 ]
@@ -94,6 +94,7 @@ class Command(BaseCommand):
         for username, password, _role in ACCOUNTS:
             user, _ = users.get_or_create(username=username)
             user.set_password(password)
+            user.is_staff = username == "organiser"  # organisers use the admin for their club
             user.save()
             people[username] = user
         organiser, referee = people["organiser"], people["referee"]
