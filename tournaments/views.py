@@ -41,6 +41,10 @@ def _changed(request: HttpRequest, version: str, event: str) -> JsonResponse:
 
 
 def _apply_service_error(form: Any, exc: ApplicationError) -> None:
+    """Show a refusal next to the form's fields; permission and not-found refusals are not the
+    form's business (the middleware answers them)."""
+    if exc.status in (403, 404):
+        raise exc
     for name, messages_ in exc.fields.items():
         for message in messages_:
             form.add_error(name if name in form.fields else None, str(message))
@@ -157,6 +161,8 @@ def tournament_players_add(request: HttpRequest, tournament_id: int) -> HttpResp
                 user=request.user, tournament=page.tournament, **form.service_kwargs()
             )
         except ApplicationError as exc:
+            if exc.status in (403, 404):
+                raise
             form.add_error("new_names" if "name" in exc.fields else None, str(exc.message))
         else:
             messages.success(request, _("%(n)s players entered.") % {"n": len(entries)})
@@ -205,7 +211,7 @@ def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
     try:
         rounds = services.stage_rounds_generate(user=request.user, stage_id=stage.pk)
     except ApplicationError as exc:
-        if exc.status == 403:
+        if exc.status in (403, 404):
             raise
         messages.error(request, str(exc.message))
     else:
@@ -243,7 +249,7 @@ def _record(request: HttpRequest, page: Any, form: ResultForm, line: Any = None)
             reason=data.get("reason") or "",
         )
     except ApplicationError as exc:
-        if exc.status == 403:
+        if exc.status in (403, 404):
             raise
         form.add_service_error(exc)
         return _result_page(request, page, form, status=exc.status, line=line)
