@@ -333,3 +333,48 @@ def test_round_pages_show_the_bye(
     Round.objects.filter(pk=series.round_id).update(bye=players[2])
     page = _client().get(f"/tournaments/{series.stage.tournament_id}/").content.decode()
     assert "Csilla has the bye" in page
+
+
+def test_players_given_the_same_number_went_out_together(
+    table: Series, players: list[Player], referee: Any
+) -> None:
+    a, b, c, d = players[:4]
+    data = _snap_taps(table, d)
+    data.update({f"out_{b.pk}": 2, f"out_{c.pk}": 2})  # "Next out together": b and c share a place
+    _client(referee).post(_record_url(table), data)
+    stored = GameResult.objects.get().data
+    assert stored["eliminated"] == [[d.pk], [b.pk, c.pk]]
+    assert stored["placings"] == {str(a.pk): 1, str(b.pk): 2, str(c.pk): 2, str(d.pk): 4}
+
+
+def test_sudden_death_is_shown_and_only_the_tied_players_are_offered(
+    table: Series, players: list[Player], referee: Any
+) -> None:
+    a, b, c, d = players[:4]
+    # Best of 3 at a table of four: a, b and c win a game each, so the three of them play sudden death.
+    for number, winner in enumerate((a, b, c), start=1):
+        others = [p for p in (a, b, c, d) if p != winner]
+        result_record(user=referee, series_id=table.pk, game_number=number, result=snap_win(winner, *others))
+    series_page = _client().get(f"/series/{table.pk}/").content.decode()
+    assert "Sudden death" in series_page and "Next: game 4" in series_page
+    form = _client(referee).get(_record_url(table)).content.decode()
+    assert "Sudden death" in form
+    assert form.count('class="tap"') == 3 and f'name="out_{d.pk}"' not in form
+    response = _client(referee).post(_record_url(table), _snap_taps(table, c, b, game=4))
+    assert response.status_code == 302
+    assert Series.objects.get(pk=table.pk).status == Series.Status.DECIDED
+    assert "in sudden death" in _client().get(f"/series/{table.pk}/").content.decode()
+
+
+def test_the_series_page_offers_each_role_only_its_own_actions(
+    table: Series, players: list[Player], referee: Any, organiser: Any, player_user: Any
+) -> None:
+    result_record(user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]))
+    correct = f"/series/{table.pk}/games/1/correct/"
+    pages = {
+        who: _client(user).get(f"/series/{table.pk}/").content.decode()
+        for who, user in (("organiser", organiser), ("referee", referee), ("player", player_user))
+    }
+    assert correct in pages["organiser"] and _record_url(table) in pages["organiser"]
+    assert correct not in pages["referee"] and _record_url(table) in pages["referee"]
+    assert correct not in pages["player"] and _record_url(table) not in pages["player"]
