@@ -158,10 +158,25 @@ class ResultForm(forms.Form):
     )
 
     def __init__(
-        self, *args: Any, game_kind: str, players: Sequence[Player], correcting: bool = False, **kwargs: Any
+        self,
+        *args: Any,
+        game_kind: str,
+        players: Sequence[Player],
+        correcting: bool = False,
+        games_to_win: int = 1,
+        **kwargs: Any,
     ) -> None:
-        kwargs.setdefault("initial", {}).setdefault("client_key", uuid.uuid4().hex)
+        initial = kwargs.setdefault("initial", {})
+        initial.setdefault("client_key", uuid.uuid4().hex)
+        if games_to_win > 1:
+            initial.setdefault("mode", "games")
         super().__init__(*args, **kwargs)
+        # A match of several games to the target (snapszer-hu: two games of 7) is entered game by game.
+        self.match_games = 2 * games_to_win - 1 if games_to_win > 1 else 0
+        if self.match_games:
+            mode = self.fields["mode"]
+            assert isinstance(mode, forms.ChoiceField)
+            mode.choices = [("games", _("Game by game")), ("hands", _("Hand by hand"))]
         self.game_kind = game_kind
         self.players = list(players)
         self.correcting = correcting
@@ -184,6 +199,11 @@ class ResultForm(forms.Form):
                 **number,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
+        for index in range(self.match_games):
+            for player in self.players:
+                self.fields[f"game_{index}_{player.pk}"] = forms.IntegerField(
+                    label=player.name, **number, widget=forms.NumberInput(attrs={"inputmode": "numeric"})
+                )
         winners = [("", "—"), *((str(p.pk), p.name) for p in self.players), ("tie", _("nobody (pot)"))]
         for index in range(HAND_ROWS):
             self.fields[f"hand_{index}_winner"] = forms.ChoiceField(choices=winners, required=False)
@@ -219,6 +239,10 @@ class ResultForm(forms.Form):
     @property
     def hand_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
         return [(i + 1, self[f"hand_{i}_winner"], self[f"hand_{i}_points"]) for i in range(HAND_ROWS)]
+
+    @property
+    def game_rows(self) -> list[tuple[int, list[forms.BoundField]]]:
+        return [(i + 1, [self[f"game_{i}_{p.pk}"] for p in self.players]) for i in range(self.match_games)]
 
     def errors_for(self, name: str) -> list[str]:
         return [str(e) for e in self.errors.get(name, [])]
@@ -279,6 +303,13 @@ class ResultForm(forms.Form):
 
     def _snapszer_payload(self) -> dict[str, Any]:
         data = self.cleaned_data
+        if data.get("mode") == "games" and self.match_games:
+            games = []
+            for index in range(self.match_games):
+                row = {p.pk: data.get(f"game_{index}_{p.pk}") for p in self.players}
+                if any(v is not None for v in row.values()):
+                    games.append({str(pid): v for pid, v in row.items() if v is not None})
+            return {"games": games, "pot_carried": data.get("pot_carried") or 0}
         if data.get("mode") == "hands":
             hands = []
             for index in range(HAND_ROWS):
@@ -309,7 +340,7 @@ class ResultForm(forms.Form):
         }
         placed = False
         for name, messages in exc.fields.items():
-            target = "hands" if name.startswith("hands") else where.get(name)
+            target = name.split(".")[0] if name.startswith(("hands", "games")) else where.get(name)
             for message in messages:
                 if target in self.fields:
                     self.add_error(target, str(message))
@@ -335,6 +366,12 @@ class ResultForm(forms.Form):
                     initial.pop(f"out_{pid}", None)  # the form adds the untapped as the last group
             for pid, count in (data.get("card_counts") or {}).items():
                 initial[f"cards_{pid}"] = count
+        elif data.get("games"):
+            initial["mode"] = "games"
+            for index, game in enumerate(data["games"]):
+                for pid, score in game.items():
+                    initial[f"game_{index}_{pid}"] = score
+            initial["pot_carried"] = data.get("pot_carried") or 0
         else:
             initial["mode"] = "score"
             for pid, score in (data.get("score") or {}).items():

@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from snapleague.errors import NotFound
+from snapleague.errors import ApplicationError, NotFound
 from tournaments import outcomes
 from tournaments import series as pure_series
 from tournaments import standings as pure_standings
@@ -27,6 +27,7 @@ from tournaments.models import (
     StandingRow,
     Tournament,
 )
+from tournaments.results import snapszer_rules
 from tournaments.series import Due
 
 
@@ -285,6 +286,17 @@ class SeriesPage:
             return []
         due = set(self.status.next_player_ids)
         return [s.player for s in self.seats if s.player_id in due]
+
+    @property
+    def match_games_to_win(self) -> int:
+        """Snapszer: how many games of the target make a match (2 for ``snapszer-hu``); else 1."""
+        if self.tournament.game != GameKind.SNAPSZER:
+            return 1
+        try:
+            rules = snapszer_rules(self.tournament.rules_profile, self.tournament.rules_options)
+        except ApplicationError:
+            return 1
+        return rules.match.games_to_win if rules.match is not None else 1
 
     @property
     def awaiting_coin_flip(self) -> bool:

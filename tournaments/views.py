@@ -271,6 +271,7 @@ def result_record(request: HttpRequest, series_id: int) -> HttpResponse:
         initial={"game": page.next_game, "expected_version": 0},
         game_kind=page.tournament.game,
         players=page.due_players,
+        games_to_win=page.match_games_to_win,
     )
     if request.method == "GET":
         return _result_page(request, page, form)
@@ -291,6 +292,7 @@ def result_correct(request: HttpRequest, series_id: int, game_number: int) -> Ht
         game_kind=page.tournament.game,
         players=players,
         correcting=True,
+        games_to_win=page.match_games_to_win,
     )
     if request.method == "GET":
         return _result_page(request, page, form, line=line)

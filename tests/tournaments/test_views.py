@@ -378,3 +378,20 @@ def test_the_series_page_offers_each_role_only_its_own_actions(
     assert correct in pages["organiser"] and _record_url(table) in pages["organiser"]
     assert correct not in pages["referee"] and _record_url(table) in pages["referee"]
     assert correct not in pages["player"] and _record_url(table) not in pages["player"]
+
+
+def test_a_two_game_snapszer_match_is_entered_game_by_game(
+    duel: Series, players: list[Player], referee: Any
+) -> None:
+    a, b = players[:2]
+    Tournament.objects.filter(pk=duel.stage.tournament_id).update(rules_profile="snapszer-hu")
+    form = _client(referee).get(_record_url(duel)).content.decode()
+    assert 'data-mode="games"' in form and f'name="game_2_{b.pk}"' in form
+    data = {"game": 1, "expected_version": 0, "client_key": "g1", "mode": "games"}
+    for index, (score_a, score_b) in enumerate([(7, 5), (2, 7), (7, 1)]):
+        data.update({f"game_{index}_{a.pk}": score_a, f"game_{index}_{b.pk}": score_b})
+    response = _client(referee).post(_record_url(duel), data)
+    assert response.status_code == 302, response.content.decode()[-1500:]
+    stored = GameResult.objects.get().data
+    assert stored["winner"] == a.pk and len(stored["games"]) == 3
+    assert stored["score"] == {str(a.pk): 16, str(b.pk): 13}
