@@ -245,6 +245,9 @@ def seats_to_act(state: SixtySixState) -> tuple[Seat, ...]:
     ordinary sense comes first.
     """
     phase = state.phase
+    if state.rules.declare_when is DeclareWhen.AUTOMATIC and (phase is Phase.LEAD or phase is Phase.FOLLOW):
+        # nobody declares: one seat acts (the common case of search, kept cheap)
+        return (1 - state.leader,) if phase is Phase.FOLLOW else (state.leader,)
     if phase is Phase.OVER:
         return ()
     if phase is Phase.BIDDING:
@@ -312,7 +315,11 @@ def _is_legal(state: SixtySixState, action: Action) -> bool:
         if phase is Phase.LEAD:
             return seat == state.leader and action.card in state.hands[seat]
         if phase is Phase.FOLLOW:
-            return seat != state.leader and action.card in follow_cards(state, state.hands[seat])
+            if seat == state.leader:
+                return False
+            if state.closing is None and state.trump_card is not None:
+                return action.card in state.hands[seat]  # X7: any card in the open phase
+            return action.card in follow_cards(state, state.hands[seat])
         return False
     return action in legal_actions(state, action.seat)
 
@@ -340,8 +347,11 @@ def _lead(s: SixtySixState, seat: Seat, c: Card, marriage: bool, events: list[Ev
             s.pending_marriage = _set(s.pending_marriage, seat, s.pending_marriage[seat] + value)
         s.marriages = (*s.marriages, MarriageRecord(seat, c.suit, value, trick_no))
         events.append(MarriageShown(seat, c.suit.value, value, counted))
-    hands = s.hands
-    s.hands = (_remove(hands[0], c), hands[1]) if seat == 0 else (hands[0], _remove(hands[1], c))
+    h0, h1 = s.hands
+    if seat == 0:
+        s.hands = (tuple([x for x in h0 if x is not c]), h1)
+    else:
+        s.hands = (h0, tuple([x for x in h1 if x is not c]))
     s.lead_card = c
     s.lead_marriage = marriage
     s.phase = Phase.FOLLOW
