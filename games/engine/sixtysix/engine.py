@@ -215,7 +215,12 @@ def follow_cards(state: SixtySixState, hand: Sequence[Card]) -> list[Card]:
 
 
 def legal_actions(state: SixtySixState, seat: Seat) -> list[Action]:
-    """Every action ``seat`` may take now; empty when it has none (or the hand is over)."""
+    """Every action ``seat`` may take now; empty when it has none (or the hand is over).
+
+    Raises IllegalAction (code ``bad_seat``) unless ``seat`` is 0 or 1.
+    """
+    if seat not in (0, 1):
+        raise IllegalAction("bad_seat", f"seat must be 0 or 1, not {seat!r}")
     phase = state.phase
     if phase is Phase.LEAD:
         acts = _lead_actions(state, seat) if seat == state.leader else []
@@ -267,9 +272,11 @@ def apply(state: SixtySixState, action: Action) -> tuple[SixtySixState, list[Eve
     """The state after ``action`` and the public events it caused; ``state`` is not changed.
 
     Raises IllegalAction with code ``hand_over`` (the hand has ended), ``not_your_turn`` (the seat
-    has no legal action now) or ``not_legal`` (the seat may act, but not like this).
+    has no legal action now), ``not_legal`` (the seat may act, but not like this) or ``bad_seat``.
     """
     seat = action.seat
+    if seat not in (0, 1):
+        raise IllegalAction("bad_seat", f"seat must be 0 or 1, not {seat!r}")
     if not _is_legal(state, action):
         legal = legal_actions(state, seat)
         if state.phase is Phase.OVER:
