@@ -235,3 +235,16 @@ def test_secrecy_check_catches_a_leak() -> None:
         c.name for c in state.hands[0]
     }
     assert set(_cards_in(view)) - allowed == {c.name for c in state.hands[1]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_many_random_playouts_keep_invariants(name: str, request: pytest.FixtureRequest) -> None:
+    """The invariant playouts at scale (5,000 hands per profile): ``pytest -m slow``."""
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("a long run: select it with -m slow")
+    rules = PROFILES[name]
+    for seed in range(5000):
+        rng = random.Random(1_000_000 + seed)
+        state = new_hand(rules, random_deal(rules, rng), dealer=seed % 2)
+        assert playout(state, rng, check_invariants, wild=seed % 3 == 0).result is not None
