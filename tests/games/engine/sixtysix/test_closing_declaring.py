@@ -348,8 +348,6 @@ def test_loser_measure_card_points_in_the_seed_points_elsewhere() -> None:
     assert state.result is not None and state.result.game_points == 2
     as_points = new_hand(rules_from_options({"loser_measure": "points"}), deal, dealer=1)
     for action in actions:
-        from games.engine.sixtysix import apply
-
         as_points, _ = apply(as_points, action)
     assert as_points.result is not None and as_points.result.game_points == 1
 

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from games.engine.sixtysix import Close, Exchange, Phase, PlayCard, apply, legal_actions
+import pytest
+
+from games.engine.errors import IllegalAction
+from games.engine.sixtysix import (
+    Close,
+    Declare,
+    Exchange,
+    Pass,
+    Phase,
+    PlayCard,
+    apply,
+    legal_actions,
+    parse_card,
+)
 from tests.games.engine.sixtysix.helpers import act, hand, names
 
 
@@ -140,11 +153,6 @@ def test_X12_king_or_queen_may_be_led_without_marriage() -> None:
 
 
 def test_illegal_actions_are_refused_with_codes() -> None:
-    import pytest
-
-    from games.engine.errors import IllegalAction
-    from games.engine.sixtysix import Declare, Pass, parse_card
-
     state = hand("schnapsen", "AH 10H KH QH JH", "AC 10C KC QC JC", "AD")
     with pytest.raises(IllegalAction) as exc:
         apply(state, PlayCard(1, parse_card("AC")))
