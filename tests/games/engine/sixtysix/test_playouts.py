@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from games.engine.sixtysix import (
+    ALL_CARDS,
     PROFILES,
     Card,
     Phase,
@@ -21,13 +22,13 @@ from games.engine.sixtysix import (
     legal_actions,
     new_hand,
     observe,
-    parse_card,
     seats_to_act,
 )
 from games.engine.sixtysix.events import Event, TrumpCardTaken, TrumpExchanged
 from tests.games.engine.sixtysix.helpers import playout, quiet_choice, random_deal
 
 NAMES = list(PROFILES)
+CARD_NAMES = frozenset(c.name for c in ALL_CARDS)
 
 
 def check_invariants(s: SixtySixState) -> None:
@@ -72,11 +73,8 @@ def test_random_playouts_keep_invariants(name: str) -> None:
 def _cards_in(value: Any) -> Iterator[str]:
     """Every string in a JSON value that names a card."""
     if isinstance(value, str):
-        try:
-            parse_card(value)
-        except ValueError:
-            return
-        yield value.upper()
+        if value in CARD_NAMES:
+            yield value
     elif isinstance(value, dict):
         for v in value.values():
             yield from _cards_in(v)
@@ -107,7 +105,9 @@ def test_observe_and_events_never_reveal_the_opponents_hand_or_the_stock(name: s
         while True:
             public = _public(state, seen_trumps)
             for seat in (0, 1):
-                view = json.loads(json.dumps(observe(state, seat).to_dict()))
+                view = observe(state, seat).to_dict()
+                if not state.tricks:  # once per hand, the full JSON round trip
+                    view = json.loads(json.dumps(view))
                 allowed = public | {c.name for c in state.hands[seat]}
                 leaked = set(_cards_in(view)) - allowed
                 assert not leaked, (seed, seat, leaked)
@@ -118,7 +118,7 @@ def test_observe_and_events_never_reveal_the_opponents_hand_or_the_stock(name: s
             seen_trumps |= _trumps_shown(events)
             public = _public(state, seen_trumps)
             for event in events:
-                leaked = set(_cards_in(json.loads(json.dumps(event.to_dict())))) - public
+                leaked = set(_cards_in(event.to_dict())) - public
                 assert not leaked, (seed, event, leaked)
 
 
@@ -223,3 +223,29 @@ def test_perft_counts(name: str) -> None:
     state = new_hand(rules, deck(rules.deck_size), dealer=1)
     assert [perft(state, d) for d in (1, 2)] == PERFT[name]
     assert [perft(state, d) for d in (3, 4)] == PERFT_DEEP[name]
+
+
+def test_secrecy_check_catches_a_leak() -> None:
+    """The check above is not vacuous: a view that named the opponent's cards would fail it."""
+    rules = PROFILES["schnapsen"]
+    state = new_hand(rules, deck(rules.deck_size), dealer=1)
+    view = observe(state, 0).to_dict()
+    view["opponent_hand"] = [c.name for c in state.hands[1]]
+    allowed = _public(state, {state.trump_card} if state.trump_card else set()) | {
+        c.name for c in state.hands[0]
+    }
+    assert set(_cards_in(view)) - allowed == {c.name for c in state.hands[1]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_many_random_playouts_keep_invariants(name: str, request: pytest.FixtureRequest) -> None:
+    """The invariant playouts at scale (5,000 hands per profile): ``pytest -m slow``."""
+    expression = request.config.getoption("markexpr") or ""
+    if "slow" not in expression or "not slow" in expression:
+        pytest.skip("a long run: select it with -m slow")
+    rules = PROFILES[name]
+    for seed in range(5000):
+        rng = random.Random(1_000_000 + seed)
+        state = new_hand(rules, random_deal(rules, rng), dealer=seed % 2)
+        assert playout(state, rng, check_invariants, wild=seed % 3 == 0).result is not None
