@@ -104,12 +104,19 @@ class StageCreateForm(forms.Form):
         choices=[("win", _("a series won")), ("draw", _("half a series")), ("nothing", _("nothing"))],
     )
 
+    def __init__(self, *args: Any, game: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Only the options of the tournament's game.
+        drop = ("double", "bye") if game == GameKind.SNAP else ("table_size",) if game else ()
+        for name in drop:
+            del self.fields[name]
+
     def service_kwargs(self, tournament: Tournament) -> dict[str, Any]:
         data = self.cleaned_data
         if tournament.game == GameKind.SNAP:
-            options: dict[str, Any] = {"table_size": data["table_size"] or 4}
+            options: dict[str, Any] = {"table_size": data.get("table_size") or 4}
         else:
-            options = {"double": data["double"], "bye": data["bye"] or "win"}
+            options = {"double": data.get("double", False), "bye": data.get("bye") or "win"}
         return {"name": data["name"], "format": "round_robin", "options": options}
 
 

@@ -69,7 +69,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if page.roles.organiser:
         forms = {
             "players_form": PlayersAddForm(addable=page.addable_players),
-            "stage_form": StageCreateForm(),
+            "stage_form": StageCreateForm(game=page.tournament.game),
             "referee_form": RefereeAddForm(),
         }
     return render(request, "tournaments/tournament.html", {"page": page, **forms})
@@ -143,7 +143,7 @@ def _tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: A
     context = {
         "page": page,
         "players_form": PlayersAddForm(addable=page.addable_players),
-        "stage_form": StageCreateForm(),
+        "stage_form": StageCreateForm(game=page.tournament.game),
         "referee_form": RefereeAddForm(),
         **forms,
     }
@@ -192,7 +192,7 @@ def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResp
 @require_POST
 def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
-    form = StageCreateForm(request.POST)
+    form = StageCreateForm(request.POST, game=tournament.game)
     if form.is_valid():
         try:
             services.stage_create(user=request.user, tournament=tournament, **form.service_kwargs(tournament))
