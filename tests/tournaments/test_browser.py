@@ -48,18 +48,23 @@ pytestmark = [
 @pytest.fixture(scope="module", autouse=True)
 def _end_live_server_sessions(django_db_blocker: Any) -> Iterator[None]:
     """On PostgreSQL with psycopg's pool, a connection of the live server's request threads outlives
-    them (seen: one idle session after the browser and the pools are closed), and the test database
-    cannot be dropped at the end. After this module, end the other sessions of the test database
-    (all of them are this test run's: the name is the test database's own)."""
+    them (seen: one idle session after the browser and the threads are gone), and the test
+    database could not be dropped at the end. After this module, end the other sessions of the test
+    database (all of them this run's: the name is the test database's own), then close the pool,
+    which still holds the ended ones, so that the next tests start from a fresh one."""
     yield
     connection = connections["default"]
     if connection.vendor != "postgresql":
         return
-    with django_db_blocker.unblock(), connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+    with django_db_blocker.unblock():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        connections.close_all()
+        if hasattr(connection, "close_pool"):
+            connection.close_pool()
 
 
 @pytest.fixture
