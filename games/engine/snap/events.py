@@ -1,4 +1,7 @@
-"""What happened: the events ``apply`` returns, plain frozen dataclasses with ``to_dict()``.
+"""What happened: the events ``apply`` returns, plain dataclasses with ``to_dict()``.
+
+Treat them as read-only. They are not declared frozen only because frozen dataclasses pay for
+``object.__setattr__`` on every field, and ``apply`` makes one per flip (see benchmarks/).
 
 Every event carries the ``seq`` of the state it produced. No event ever names a face-down card:
 cards appear only as they are flipped (``Flipped.card``) or as the visible top of a pool
@@ -72,7 +75,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Flipped(Event):
     """S8: ``seat`` turned ``card`` face up (``flip`` is the game's flip count after it)."""
 
@@ -83,7 +86,7 @@ class Flipped(Event):
     flip: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Recycled(Event):
     """S9: ``seat`` turned its face-up pile of ``cards`` over (``shuffled`` under recycle_shuffle)."""
 
@@ -94,7 +97,7 @@ class Recycled(Event):
     shuffled: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Captured(Event):
     """S11/S12/S18/S31/single_pile: ``seat`` put ``cards`` cards under its face-down pile.
 
@@ -114,7 +117,7 @@ class Captured(Event):
     extra: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PoolCreated(Event):
     """S6/S13/S14/S9 feed_pool: a new pool (stable ``pool`` id) of ``cards`` cards showing ``top``."""
 
@@ -127,7 +130,7 @@ class PoolCreated(Event):
     top: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PoolGrown(Event):
     """S13 tie on a pool, or pool_mode single: ``added`` cards went on top of ``pool``."""
 
@@ -141,7 +144,7 @@ class PoolGrown(Event):
     top: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Tied(Event):
     """S13: ``callers`` tied on ``claims``; their piles went to ``pool`` (None: nothing moved)."""
 
@@ -152,7 +155,7 @@ class Tied(Event):
     pool: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WrongCall(Event):
     """S14: ``caller``'s claim did not hold on the state it saw.
 
@@ -168,7 +171,7 @@ class WrongCall(Event):
     penalty: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class IgnoredCall(Event):
     """S15/S16/S31: a call without effect. ``reason``: late | flipper | not_active | own_pile |
     not_flipper."""
@@ -181,7 +184,7 @@ class IgnoredCall(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Eliminated(Event):
     """S17: ``seats`` were eliminated by the same input."""
 
@@ -190,7 +193,7 @@ class Eliminated(Event):
     seats: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CapStarted(Event):
     """S30: the cap was reached; ``extra_rounds`` rounds are counted from the seat after ``seat``."""
 
@@ -200,7 +203,7 @@ class CapStarted(Event):
     extra_rounds: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameEnded(Event):
     """S18-S21: the game is over."""
 

@@ -9,7 +9,7 @@ Deviations and readings of unclear rules are listed in docs/snap-engine.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from games.engine.errors import IllegalAction
 from games.engine.snap.actions import (
@@ -418,23 +418,20 @@ def _record_structural(before: SnapState, new: SnapState, events: list[Event]) -
 def _is_dead(state: SnapState) -> bool:
     """S20.1: no match key held by two active players, none matching a pool top (slapjack: and no
     active player holds a Jack)."""
-    keys = state.keys
-    owner: dict[int, int] = {}
-    jack_held = False
-    ranks = state.deck.rank
+    keys = state.keys.__getitem__
+    held: set[int] = set()
     for seat in range(state.n):
-        if not state.active[seat]:
-            continue
-        for card in state.cs[seat]:
-            key = keys[card]
-            holder = owner.setdefault(key, seat)
-            if holder != seat:
+        if state.active[seat]:
+            # isdisjoint stops at the first shared key, which comes early in almost every game.
+            if not held.isdisjoint(map(keys, state.cs[seat])):
                 return False
-            if ranks[card] == JACK:
-                jack_held = True
-    if any(keys[p.cards[0]] in owner for p in state.pools):
+            held.update(map(keys, state.cs[seat]))
+    if any(keys(p.cards[0]) in held for p in state.pools):
         return False
-    return not (state.rules.slapjack and jack_held)
+    if state.rules.slapjack:
+        ranks = state.deck.rank
+        return not any(ranks[c] == JACK for s in range(state.n) if state.active[s] for c in state.cs[s])
+    return True
 
 
 def _result(state: SnapState, reason: EndReason) -> SnapResult:
@@ -625,10 +622,9 @@ def _apply_call(state: SnapState, call: CallInput) -> tuple[SnapState, list[Even
     if call.sound not in (None, caller) and not state.rules.animal:
         raise IllegalAction("malformed", "animal sounds only in the animal variant")
     seen = _seen_state(state, call.seq)
-    claim_dict = claim_to_dict(claim)
     reason = _ineligible(state, caller, claim, call.kind)
     if reason is not None:
-        return state, [IgnoredCall(state.seq, caller, str(call.kind), claim_dict, reason)]
+        return state, [IgnoredCall(state.seq, caller, str(call.kind), claim_to_dict(claim), reason)]
     work = _Work(state)
     if call.sound not in (None, caller):
         work.wrong_call(caller, call.kind, claim, "wrong_sound")  # animal: another player's sound
@@ -647,7 +643,7 @@ def _apply_call(state: SnapState, call: CallInput) -> tuple[SnapState, list[Even
         work.wrong_call(caller, call.kind, claim, "no_match")  # S14
         return work.finish(call=True)
     elif not _holds(state, claim):
-        return state, [IgnoredCall(state.seq, caller, str(call.kind), claim_dict, "late")]  # S15
+        return state, [IgnoredCall(state.seq, caller, str(call.kind), claim_to_dict(claim), "late")]  # S15
     work.capture(caller, claim)
     return work.finish(call=True)
 
@@ -740,6 +736,18 @@ def _overlap_groups(entries: Sequence[tuple[int, Claim]]) -> list[list[tuple[int
     return sorted(ordered, key=lambda members: position[id(members[0])])
 
 
+class _LazyPiles(dict[int, list[int]]):
+    """Seat -> pile (a top-first list), built on first access."""
+
+    def __init__(self, build: Callable[[int], list[int]]) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, seat: int) -> list[int]:
+        pile = self[seat] = self.build(seat)
+        return pile
+
+
 class _Work:
     """A mutable copy of a state, as top-first lists, for the rules written out in full."""
 
@@ -749,8 +757,10 @@ class _Work:
         self.names = state.deck.cards
         self.n = state.n
         self.seq = state.seq + 1
-        self.up = [list(reversed(c[:k])) for c, k in zip(state.cs, state.ks, strict=True)]
-        self.down = [list(c[k:]) for c, k in zip(state.cs, state.ks, strict=True)]
+        cs, ks = state.cs, state.ks
+        # Seats' piles are turned into lists only when a rule touches them (most calls touch two).
+        self.up = _LazyPiles(lambda s: list(reversed(cs[s][: ks[s]])))
+        self.down = _LazyPiles(lambda s: list(cs[s][ks[s] :]))
         self.flip_no = list(state.flip_no)
         self.flips = state.flips
         self.pools: list[list[int]] = [list(p.cards) for p in state.pools]
@@ -984,7 +994,8 @@ class _Work:
         ``call``: a resolved call, which starts a fresh cycle history (S29).
         """
         n = self.n
-        out = [s for s in range(n) if self.active[s] and not self.up[s] and not self.down[s]]
+        touched = sorted(set(self.up) | set(self.down))
+        out = [s for s in touched if self.active[s] and not self.up[s] and not self.down[s]]
         for s in out:
             self.active[s] = False
         state = self.state
@@ -1000,8 +1011,15 @@ class _Work:
             reason = EndReason.LAST_PLAYER
         elif not alive:
             reason = EndReason.NOBODY_LEFT
-        new.cs = tuple(tuple(reversed(u)) + tuple(d) for u, d in zip(self.up, self.down, strict=True))
-        new.ks = tuple(len(u) for u in self.up)
+        if touched:
+            cs = list(state.cs)
+            ks = list(state.ks)
+            for seat in touched:
+                up = self.up[seat]
+                cs[seat] = tuple(reversed(up)) + tuple(self.down[seat])
+                ks[seat] = len(up)
+            new.cs = tuple(cs)
+            new.ks = tuple(ks)
         new.flip_no = tuple(self.flip_no)
         new.flips = self.flips
         new.pools = tuple(

@@ -50,8 +50,13 @@ def test_engine_module_is_pure(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "source",
-    ["import django", "from time import monotonic", "random.shuffle(x)", "from random import choice",
-     "rng = random.Random()"],
+    [
+        "import django",
+        "from time import monotonic",
+        "random.shuffle(x)",
+        "from random import choice",
+        "rng = random.Random()",
+    ],
 )
 def test_purity_check_catches(source: str) -> None:
     assert _problems(ast.parse(source)) != []
