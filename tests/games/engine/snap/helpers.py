@@ -75,6 +75,7 @@ def call(
     state: SnapState,
     caller: int,
     claim: Claim | None = None,
+    *,
     kind: CallKind = CallKind.SNAP,
     seq: int | None = None,
     sound: int | None = None,
