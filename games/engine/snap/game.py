@@ -1008,6 +1008,7 @@ class _Work:
         reason: EndReason | None = None
         if len(alive) == 1:
             self._last_player_takes_all(alive[0])
+            touched = sorted(set(self.up) | set(self.down))
             reason = EndReason.LAST_PLAYER
         elif not alive:
             reason = EndReason.NOBODY_LEFT
