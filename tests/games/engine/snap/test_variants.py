@@ -144,7 +144,7 @@ def test_variant_single_pile_player_without_facedown_cards_is_out_and_no_dead_st
     assert state.result.ended_by is EndReason.LAST_PLAYER
 
 
-def test_S31_slapjack_slap_takes_a_jack_topped_pile() -> None:
+def test_variant_slapjack_S31_slap_takes_a_jack_topped_pile() -> None:
     slap = rules(slapjack=True)
     state = start(slap, 3, {0: ["2C", "JC"], 1: ["3D"], 2: ["4H"]})
     state, _ = flip(state, 4)
