@@ -460,6 +460,7 @@ def _result(state: SnapState, reason: EndReason) -> SnapResult:
         elimination_order=state.eliminations,
         placings=tuple(placings),
         cards=cards,
+        wrong_calls=state.wrong_calls,
     )
 
 

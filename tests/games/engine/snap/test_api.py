@@ -133,7 +133,16 @@ def test_S21_result_to_dict_is_json_ready() -> None:
     result = game.final.result
     assert result is not None
     data = result.to_dict()
-    assert set(data) == {"winner", "ended_by", "adjudicated", "elimination_order", "placings", "cards"}
+    assert set(data) == {
+        "winner",
+        "ended_by",
+        "adjudicated",
+        "elimination_order",
+        "placings",
+        "cards",
+        "wrong_calls",
+    }
+    assert data["wrong_calls"] == list(game.final.wrong_calls)
     assert isinstance(data["ended_by"], str) and len(data["placings"]) == 3
     assert copy.deepcopy(data) == data
     assert types(list(game.events))[-1] == "end"

@@ -107,6 +107,7 @@ def test_golden_scripted_game_matches_the_hand_worked_events() -> None:
         *["square.2", "circle.1", "square.1"],
     ]
     assert state.wrong_calls == (2, 1)
+    assert state.result is not None and state.result.wrong_calls == (2, 1)
 
 
 def _record(name: str, rules_: SnapRules, deal: Deal, dealer: int, inputs: list[Action]) -> dict[str, Any]:
