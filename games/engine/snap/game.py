@@ -53,11 +53,7 @@ from games.engine.snap.state import Deal, History, Pool, SnapState
 
 def match_keys(deck: Deck, match_key: MatchKey) -> tuple[int, ...]:
     """S2: per card index, an integer that two cards share exactly when they match."""
-    labels = {
-        MatchKey.RANK: deck.rank,
-        MatchKey.EXACT_CARD: deck.face,
-        MatchKey.PICTURE_ID: deck.picture,
-    }[match_key]
+    labels = deck.match_labels(match_key)
     numbering: dict[str, int] = {}
     return tuple(numbering.setdefault(label, len(numbering)) for label in labels)
 

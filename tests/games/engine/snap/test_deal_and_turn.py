@@ -83,7 +83,15 @@ def test_S5_only_top_and_sizes_of_faceup_piles_are_visible() -> None:
     state, _ = flip(state, 4)
     view = observe(state, 1).to_dict()
     pile0 = view["piles"][0]
-    assert pile0 == {"seat": 0, "active": True, "facedown": 24, "faceup": 2, "top": "9C", "top_flip": 3}
+    assert pile0 == {
+        "seat": 0,
+        "active": True,
+        "facedown": 24,
+        "faceup": 2,
+        "top": "9C",
+        "match": "9",  # what the top matches on (its rank under match_key = rank)
+        "top_flip": 3,
+    }
     assert "5H" not in str(view)  # covered: no longer visible
 
 

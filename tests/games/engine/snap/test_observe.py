@@ -12,7 +12,7 @@ from games.engine.errors import IllegalAction
 from games.engine.snap import SnapRules, SnapState, apply, new_game, observe
 from games.engine.snap.events import Flipped
 from games.engine.snap.playout import Temperament, random_input, shuffled_deal
-from tests.games.engine.snap.helpers import CLASSIC, start
+from tests.games.engine.snap.helpers import CLASSIC, flip, start
 from tests.games.engine.snap.variants import SMALL_SETS, STANDARD_SETS, players_for
 
 
@@ -119,9 +119,19 @@ def test_observe_shows_sizes_tops_and_turn_only() -> None:
         "central_size",
         "central_top",
         "central_below",
+        "central_matches",
         "cap_reached",
         "result",
     }
     assert observe(state, None).seat is None  # a spectator
     with pytest.raises(IllegalAction):
         observe(state, 3)
+
+
+def test_views_say_what_each_top_matches_on() -> None:
+    from tests.games.engine.snap.variants import SMALL_SETS
+
+    state = start(SMALL_SETS["animals"], 2, {0: ["cat.1"], 1: ["cat.2"]})
+    state, _ = flip(state, 2)
+    piles = observe(state, 0).piles
+    assert (piles[0].top, piles[1].top) == ("cat.1", "cat.2") and piles[0].match == piles[1].match == "cat"
