@@ -10,8 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine import snap
 from games.engine.errors import InvalidRules
 from games.engine.sixtysix import rules_from_options
+from games.engine.snap.rules import MAX_PLAYERS, MIN_PLAYERS
 from tournaments import series as pure_series
 from tournaments import standings as pure_standings
 from tournaments.models import Entry, GameKind, GameResult, Round, Series, SeriesFormat, Stage
@@ -93,20 +95,30 @@ def series_status(series: Series, confirmed: Mapping[int, GameResult]) -> Series
     return SeriesView(status=status, player_ids=player_ids)
 
 
-KNOWN_SNAP_PROFILES = ("classic",)
+def snap_rules(profile: str, options: Mapping[str, Any]) -> snap.SnapRules:
+    """A Snap profile with the tournament's options over it. Raises InvalidRules."""
+    base = snap.PROFILES.get(profile)
+    if base is None:
+        raise InvalidRules([f"unknown Snap profile {profile!r}; known: {', '.join(snap.PROFILES)}"])
+    return snap.SnapRules.from_dict({**base.to_dict(), **options}) if options else base
 
 
-def rules_problems(game: str, profile: str, options: Mapping[str, Any]) -> list[str]:
-    """Why ``profile`` + ``options`` cannot be played (empty: they can). The engines decide."""
-    if GameKind(game) == GameKind.SNAPSZER:
-        try:
+def rules_problems(
+    game: str, profile: str, options: Mapping[str, Any], *, table_size: int | None = None
+) -> list[str]:
+    """Why ``profile`` + ``options`` cannot be played (empty: they can). The engines decide; for
+    Snap, ``table_size`` also checks the rules against the number of players at a table."""
+    try:
+        if GameKind(game) == GameKind.SNAPSZER:
             rules_from_options(options, profile=profile)
-        except InvalidRules as exc:
-            return list(exc.errors)
-        return []
-    if profile not in KNOWN_SNAP_PROFILES:
-        return [f"Unknown rules profile {profile!r}."]
-    return []
+            return []
+        rules = snap_rules(profile, options)
+    except (InvalidRules, TypeError) as exc:
+        return list(exc.errors) if isinstance(exc, InvalidRules) else [str(exc)]
+    sizes = [table_size] if table_size else list(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    # Without a table size, refuse only what no table size could play.
+    per_size = [set(snap.validate(rules, size)[0]) for size in sizes]
+    return sorted(set.intersection(*per_size))
 
 
 @dataclass(frozen=True)

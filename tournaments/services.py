@@ -191,6 +191,15 @@ def stage_create(
                 message=_("A Snap table seats 2 to 6 players."),
                 fields={"table_size": [_("Choose a table size from 2 to 6.")]},
             )
+        problems = outcomes.rules_problems(
+            tournament.game, tournament.rules_profile, tournament.rules_options, table_size=size
+        )
+        if problems:
+            raise ApplicationError(
+                code="invalid_rules",
+                message=_("The tournament's rules cannot be played at tables of %(size)s.") % {"size": size},
+                fields={"table_size": problems},
+            )
     order = (tournament.stages.order_by("-order").values_list("order", flat=True).first() or 0) + 1
     return Stage.objects.create(
         tournament=tournament,

@@ -148,3 +148,29 @@ def test_snapszer_hu_records_two_games_of_7_X32() -> None:
     assert data["winner"] == 1 and data["score"] == {"1": 17, "2": 12}
     with pytest.raises(ResultInvalid):  # 1-1 in games: not over
         normalise_result({"games": [{"1": 7, "2": 5}, {"1": 2, "2": 7}]}, ctx)
+
+
+@pytest.mark.parametrize(
+    ("game", "profile", "options", "table_size", "fragment"),
+    [
+        ("snap", "classic", {}, None, None),
+        ("snap", "classic", {"match_key": "exact_card"}, None, "exact_card needs deck double104"),
+        ("snap", "classic", {"match_key": "exact_card", "deck": "double104"}, None, None),
+        ("snap", "classic", {"no_such_option": 1}, None, "unknown option"),
+        ("snap", "lightning", {}, None, "unknown Snap profile"),
+        ("snap", "classic", {"speed": True}, 4, None),  # a warning (speed is for 2-3), not an error
+        ("snapszer", "snapszer-hu", {}, None, None),
+        ("snapszer", "snapszer", {"match": 0}, None, "positive"),
+        ("snapszer", "bezique", {}, None, "unknown profile"),
+    ],
+)
+def test_tournament_rules_are_checked_by_the_engines(
+    game: str, profile: str, options: dict, table_size: int | None, fragment: str | None
+) -> None:
+    from tournaments.outcomes import rules_problems
+
+    problems = rules_problems(game, profile, options, table_size=table_size)
+    if fragment is None:
+        assert problems == []
+    else:
+        assert any(fragment in p for p in problems), problems
