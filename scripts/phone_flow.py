@@ -2,7 +2,7 @@
 on a phone-sized headless Chromium, records the next game of an open series by tapping, and a
 second tab watching the standings shows the new table without a reload.
 
-    python scripts/phone_flow.py [http://127.0.0.1:8000]
+    .venv/bin/python -m scripts.phone_flow [http://127.0.0.1:8000]
 
 Needs Debian's chromium (/usr/bin/chromium) and the demo data (bin/run). Prints the times.
 """
@@ -15,21 +15,14 @@ import time
 
 from playwright.sync_api import sync_playwright
 
+from snapleague.chromium import launch
+
 BASE = (sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000").rstrip("/")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def main() -> None:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = launch(playwright)
         context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
         context.set_default_timeout(20_000)
         page = context.new_page()

@@ -1,6 +1,6 @@
 """Take the README's screenshot of a standings page with headless Chromium (Debian's chromium).
 
-    python scripts/screenshot.py http://127.0.0.1:8000/stages/2/standings/ docs/standings.png
+    .venv/bin/python -m scripts.screenshot http://127.0.0.1:8000/stages/2/standings/ docs/standings.png
 
 Start snapleague first (bin/run). Uses the same browser and flags as the browser test.
 """
@@ -11,20 +11,12 @@ import sys
 
 from playwright.sync_api import sync_playwright
 
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from snapleague.chromium import launch
 
 
 def main(url: str, out: str, width: int = 760) -> None:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = launch(playwright)
         page = browser.new_page(viewport={"width": width, "height": 600}, device_scale_factor=1)
         page.goto(url)
         page.wait_for_selector("#standings")

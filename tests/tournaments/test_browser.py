@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.db import connections
 
+from snapleague.chromium import CHROMIUM, launch
 from tournaments.models import GameKind, GameResult, Player, Series, StageFormat
 from tournaments.services import (
     stage_create,
@@ -24,16 +24,6 @@ from tournaments.services import (
     tournament_referee_assign,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 pytestmark = [
@@ -75,7 +65,7 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     # are ordinary blocking calls, not calls from a coroutine.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium = launch(playwright)
         try:
             yield chromium
         finally:
