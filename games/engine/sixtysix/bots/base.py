@@ -32,8 +32,16 @@ class Bot(Protocol):
 
 
 def legal(view: PlayerView) -> list[Action]:
-    """The view's legal actions as action values."""
-    return [action_from_dict(d) for d in view.legal_actions]
+    """The view's legal actions as action values, in a canonical order (by kind, then card), so
+    that a decision never depends on the order of the cards in hand."""
+    actions = [action_from_dict(d) for d in view.legal_actions]
+    actions.sort(key=_canonical)
+    return actions
+
+
+def _canonical(action: Action) -> tuple[str, int]:
+    card = getattr(action, "card", None)
+    return (type(action).__name__, -1 if card is None else card.index)
 
 
 def must_move(actions: list[Action]) -> bool:

@@ -36,6 +36,7 @@ class Budget:
     nodes: int = 400
     depth: int = 4
     seconds: float | None = None  # only with a clock
+    playouts: bool = False  # open-phase leaves: rule-of-thumb playout + exact endgame, not evaluate()
 
     def __post_init__(self) -> None:
         if self.samples < 1 or self.nodes < 1 or self.depth < 1:
@@ -110,7 +111,7 @@ class ExpertBot:
             ):
                 break
             state = sample_world(view, self.rules, self.rng, forgotten)
-            search = Search(me, budget.depth, budget.nodes)
+            search = Search(me, budget.depth, budget.nodes, budget.playouts)
             for i, v in enumerate(search.root_values(state, moves)):
                 totals[i] += v
             if declare is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from games.engine.sixtysix.actions import Action, Declare, LeadMarriage, Pass, PlayCard
+from games.engine.sixtysix.actions import Action, Declare, Draw, Exchange, LeadMarriage, Pass, PlayCard
 from games.engine.sixtysix.bots.base import TARGET
 from games.engine.sixtysix.bots.endgame import Endgame, solvable
 from games.engine.sixtysix.cards import Card
@@ -83,6 +83,64 @@ def evaluate(state: SixtySixState, me: int) -> float:
     return 2.0 * math.tanh((a - b) / 30.0)
 
 
+def rollout_action(state: SixtySixState, seat: int) -> Action:
+    """A quick rule-of-thumb move for playouts (the heuristic bot's main rules, on a state):
+    exchange, show marriages, lead the cheapest card keeping trumps, take aces and tens, throw
+    the cheapest card. Never closes; draws rather than closes."""
+    acts = legal_actions(state, seat)
+    trump = state.trump_suit
+    best: Action | None = None
+    if state.phase is Phase.FOLLOW:
+        led = state.lead_card
+        assert led is not None
+        low = INF
+        win_cost = INF
+        winner: PlayCard | None = None
+        for a in acts:
+            if not isinstance(a, PlayCard):
+                continue
+            c = a.card
+            cost = c.value + (15 if c.suit is trump else 0)
+            wins = c.strength > led.strength if c.suit is led.suit else c.suit is trump
+            if wins and cost < win_cost:
+                winner, win_cost = a, cost
+            if cost < low:
+                best, low = a, cost
+        if winner is not None and (
+            led.value >= 10 or (winner.card.suit is led.suit and led.value + winner.card.value >= 10)
+        ):
+            return winner
+        assert best is not None
+        return best
+    low = INF
+    for a in acts:
+        if isinstance(a, (Exchange, LeadMarriage, Pass, Draw)):
+            return a
+        if isinstance(a, PlayCard):
+            c = a.card
+            cost = c.value + (15 if c.suit is trump else 0)
+            if cost < low:
+                best, low = a, cost
+    assert best is not None
+    return best
+
+
+def rollout(state: SixtySixState, me: int, limit: int) -> tuple[float, int]:
+    """Play ``state`` out with :func:`rollout_action` until the closed phase, then solve that
+    exactly (within ``limit`` nodes). Returns the value and the nodes used."""
+    used = 0
+    while True:
+        state = settle(state)
+        if state.result is not None:
+            return outcome(state, me), used
+        if solvable(state):
+            endgame = Endgame(state, me, max(1, limit - used))
+            return endgame.solve(), used + endgame.nodes
+        seat = seats_to_act(state)[0]
+        state, _ = apply(state, rollout_action(state, seat))
+        used += 1
+
+
 def _order_key(action: Action, trump: object) -> float:
     if isinstance(action, LeadMarriage):
         return -100.0
@@ -95,8 +153,9 @@ def _order_key(action: Action, trump: object) -> float:
 class Search:
     """One determinized world's alpha-beta. ``nodes`` caps the work per root action."""
 
-    def __init__(self, me: int, depth: int, nodes: int) -> None:
+    def __init__(self, me: int, depth: int, nodes: int, playouts: bool = False) -> None:
         self.me = me
+        self.playouts = playouts
         self.depth = depth
         self.nodes = nodes
         self.left = nodes
@@ -130,6 +189,10 @@ class Search:
             return outcome(state, self.me)
         self.visited += 1
         exact = phase_two(state)
+        if not exact and depth <= 0 and self.playouts and self.left > 0:
+            value, used = rollout(state, self.me, self.left)
+            self.left -= used
+            return value
         if (not exact and depth <= 0) or self.left <= 0:
             return evaluate(state, self.me)
         self.left -= 1
