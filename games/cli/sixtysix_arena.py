@@ -122,8 +122,10 @@ def run(
     *,
     seconds: float | None = None,
     progress: TextIO | None = None,
+    checkpoint: str | None = None,
 ) -> dict[str, Any]:
-    """Play ``matches`` matches (rounded up to pairs) and return the summary as a dict."""
+    """Play ``matches`` matches (rounded up to pairs) and return the summary as a dict. With
+    ``checkpoint`` the summary so far is written there (JSON) after every pair."""
     tallies = (Tally(names[0]), Tally(names[1]))
     pairs = (matches + 1) // 2
     hands = ties = 0
@@ -163,8 +165,17 @@ def run(
                 if winner_seat == side ^ swap:
                     tallies[side].matches_won += 1
             bar.update(1)
+            if checkpoint is not None and swap == 1:
+                partial = _summary(tallies, rules, played=(p + 1) * 2, hands=hands, ties=ties, seed=seed)
+                with open(checkpoint, "w") as f:
+                    json.dump(partial | {"report": report(partial), "complete": False}, f, indent=2)
     bar.close()
-    played = pairs * 2
+    return _summary(tallies, rules, played=pairs * 2, hands=hands, ties=ties, seed=seed)
+
+
+def _summary(
+    tallies: tuple[Tally, Tally], rules: SixtySixRules, *, played: int, hands: int, ties: int, seed: int
+) -> dict[str, Any]:
     total_gp = sum(sum(t.game_points) for t in tallies)
     out: dict[str, Any] = {
         "profile": rules.name,
@@ -231,12 +242,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="also cap search bots' time per move")
     parser.add_argument("--progress", default=None, help="also write the progress bar to this file")
     parser.add_argument("--json", default=None, help="write the summary as JSON to this file")
+    parser.add_argument("--checkpoint", default=None, help="rewrite the summary so far here after every pair")
     args = parser.parse_args(argv)
     rules = profile(args.profile)
     progress = open(args.progress, "w") if args.progress else None  # noqa: SIM115
     try:
         summary = run(
-            (args.bot_a, args.bot_b), rules, args.matches, args.seed, seconds=args.seconds, progress=progress
+            (args.bot_a, args.bot_b),
+            rules,
+            args.matches,
+            args.seed,
+            seconds=args.seconds,
+            progress=progress,
+            checkpoint=args.checkpoint,
         )
     finally:
         if progress is not None:

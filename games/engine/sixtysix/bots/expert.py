@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
-from games.engine.sixtysix.actions import Action, Bid, Declare, Pass
+from games.engine.sixtysix.actions import Action, Bid, Close, Declare, Pass
 from games.engine.sixtysix.bots.base import duty, legal, must_move, without_declare
 from games.engine.sixtysix.bots.knowledge import sample_world
 from games.engine.sixtysix.bots.search import Search, outcome
@@ -32,11 +32,12 @@ from games.engine.sixtysix.view import PlayerView
 class Budget:
     """How hard the expert thinks. ``nodes`` is per world and root action."""
 
-    samples: int = 16
-    nodes: int = 400
-    depth: int = 4
+    samples: int = 12
+    nodes: int = 1500
+    depth: int = 1
     seconds: float | None = None  # only with a clock
-    playouts: bool = False  # open-phase leaves: rule-of-thumb playout + exact endgame, not evaluate()
+    playouts: bool = True  # open-phase leaves: rule-of-thumb playout + exact endgame, not evaluate()
+    close_margin: float = 0.5  # game points a close must gain over the best other move (see _search)
 
     def __post_init__(self) -> None:
         if self.samples < 1 or self.nodes < 1 or self.depth < 1:
@@ -119,7 +120,12 @@ class ExpertBot:
             worlds += 1
         self.last_worlds = worlds
         self.last_values = {m: t / worlds for m, t in zip(moves, totals, strict=True)}
-        best = max(range(len(moves)), key=lambda i: totals[i])
+        # Each world is searched with the opponent's cards in view, which flatters closing most
+        # (after a close the closer must place every card right without seeing them): a close has
+        # to beat the other moves by a margin.
+        margin = budget.close_margin * worlds
+        adjusted = [t - margin if isinstance(m, Close) else t for m, t in zip(moves, totals, strict=True)]
+        best = max(range(len(moves)), key=lambda i: adjusted[i])
         if declare is not None and resign_total > totals[best]:
             # Declaring short of 66 loses fewer game points than playing on (X27: 2, not 3).
             return declare

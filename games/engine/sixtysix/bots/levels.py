@@ -4,9 +4,9 @@
 |---|---|
 | beginner | the heuristic bot, a random move one time in four |
 | casual | the heuristic bot, a random move one time in ten |
-| club | the expert with 4 worlds, 2 actions deep, 80 nodes; forgets a third of the cards played |
-| strong | the expert with 8 worlds, 3 deep, 200 nodes; forgets one card in ten |
-| expert | the expert's full budget: 16 worlds, 4 deep, 400 nodes (Budget's default) |
+| club | the expert with 3 worlds, 300 nodes; forgets a third of the cards played; 3 % random moves |
+| strong | the expert with 6 worlds, 800 nodes; forgets one card in ten |
+| expert | the expert's full budget: 12 worlds, 1500 nodes (Budget's default) |
 
 Plus ``random`` and ``heuristic`` (no noise). Levels are ordered by budget (``LEVELS`` order).
 """
@@ -14,7 +14,7 @@ Plus ``random`` and ``heuristic`` (no noise). Levels are ordered by budget (``LE
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 from typing import Final
 
@@ -45,8 +45,8 @@ class Level:
 LEVELS: Final[dict[str, Level]] = {
     "beginner": Level("beginner", None, noise=0.25, forget=1.0),
     "casual": Level("casual", None, noise=0.10, forget=1.0),
-    "club": Level("club", Budget(samples=4, nodes=80, depth=2), noise=0.03, forget=0.33),
-    "strong": Level("strong", Budget(samples=8, nodes=200, depth=3), noise=0.0, forget=0.1),
+    "club": Level("club", Budget(samples=3, nodes=300), noise=0.03, forget=0.33),
+    "strong": Level("strong", Budget(samples=6, nodes=800), noise=0.0, forget=0.1),
     "expert": Level("expert", Budget(), noise=0.0, forget=0.0),
 }
 BOT_NAMES: Final[tuple[str, ...]] = ("random", "heuristic", *LEVELS)
@@ -92,7 +92,7 @@ def make_bot(
         return NoisyHeuristicBot(rules, rng, level.noise, name)
     budget = level.budget
     if seconds is not None:
-        budget = Budget(budget.samples, budget.nodes, budget.depth, seconds)
+        budget = replace(budget, seconds=seconds)
     return ExpertBot(
         rules, rng, budget=budget, clock=clock, noise=level.noise, forget=level.forget, name=name
     )
