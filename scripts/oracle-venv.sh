@@ -33,7 +33,7 @@ find_python() {
   for c in "${candidates[@]}"; do
     tried+=("$c")
     if command -v "$c" >/dev/null 2>&1 && ok_python "$c"; then
-      command -v "$c"
+      PY="$(command -v "$c")"
       return 0
     fi
   done
@@ -45,7 +45,8 @@ if [[ -x "$VENV/bin/python" ]] && "$VENV/bin/python" -c 'import schnapsen.game' 
   exit 0
 fi
 
-if ! PY="$(find_python)"; then
+PY=""
+if ! find_python; then
   echo "no Python 3.12/3.13 interpreter found for the oracle venv; tried: ${tried[*]}" >&2
   exit 1
 fi

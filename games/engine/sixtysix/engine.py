@@ -71,6 +71,19 @@ _DECLARE_TARGET: Final = 66
 _LAST_TRICK_BONUS: Final = 10
 
 
+# Enum members read on the hot path, bound once: a module global is cheaper than a class attribute.
+_LEAD: Final = Phase.LEAD
+_FOLLOW: Final = Phase.FOLLOW
+_DRAW_PHASE: Final = Phase.DRAW
+_AFTER_LAST: Final = Phase.AFTER_LAST
+_BIDDING: Final = Phase.BIDDING
+_OVER: Final = Phase.OVER
+_AUTOMATIC: Final = DeclareWhen.AUTOMATIC
+_ANY_TIME: Final = DeclareWhen.ANY_TIME
+_KING: Final = Rank.KING
+_new_trick = tuple.__new__  # builds a Trick without the named tuple's Python-level __new__
+
+
 def new_hand(rules: SixtySixRules, deal: Sequence[Card], dealer: Seat) -> SixtySixState:
     """Deal one hand (X5) from ``deal``, the shuffled pack in order, by ``dealer`` (0 or 1).
 
@@ -111,7 +124,7 @@ def new_hand(rules: SixtySixRules, deal: Sequence[Card], dealer: Seat) -> SixtyS
         stock=stock,
         trump_card=trump,
         closing=None,
-        phase=Phase.BIDDING if bidding else Phase.LEAD,
+        phase=_BIDDING if bidding else _LEAD,
         leader=nd,
         lead_card=None,
         lead_marriage=False,
@@ -135,19 +148,19 @@ def new_hand(rules: SixtySixRules, deal: Sequence[Card], dealer: Seat) -> SixtyS
 def may_declare(state: SixtySixState, seat: Seat) -> bool:
     """X24-X26, X31: whether ``seat`` may declare 66 now (right or wrong)."""
     when = state.rules.declare_when
-    if when is DeclareWhen.AUTOMATIC:
+    if when is _AUTOMATIC:
         return False
     phase = state.phase
-    if phase is Phase.OVER or phase is Phase.BIDDING or state.bidder is not None:
+    if phase is _OVER or phase is _BIDDING or state.bidder is not None:
         return False
-    if when is DeclareWhen.ANY_TIME:
-        if phase is Phase.AFTER_LAST:
+    if when is _ANY_TIME:
+        if phase is _AFTER_LAST:
             return not state.passed[seat]
         return True
     # X26: after winning a trick until playing to the next one, or after leading from a marriage.
-    if phase is Phase.LEAD or phase is Phase.DRAW:
+    if phase is _LEAD or phase is _DRAW_PHASE:
         return seat == state.leader and bool(state.tricks)
-    if phase is Phase.FOLLOW:
+    if phase is _FOLLOW:
         return seat == state.leader and state.lead_marriage
     # AFTER_LAST: the winner of the last trick, until they pass.
     return seat == state.tricks[-1].winner and not state.passed[seat]
@@ -191,7 +204,7 @@ def _lead_actions(state: SixtySixState, seat: Seat) -> list[Action]:
         marry = _MARRY[seat]
         queen_too = rules.marriage_lead is MarriageLead.K_OR_Q
         for c in hand:
-            if c.rank is Rank.KING:
+            if c.rank is _KING:
                 queen = c.partner
                 if queen in hand:
                     acts.append(marry[c.index])
@@ -215,21 +228,26 @@ def follow_cards(state: SixtySixState, hand: Sequence[Card]) -> list[Card]:
 
 
 def legal_actions(state: SixtySixState, seat: Seat) -> list[Action]:
-    """Every action ``seat`` may take now; empty when it has none (or the hand is over)."""
+    """Every action ``seat`` may take now; empty when it has none (or the hand is over).
+
+    Raises IllegalAction (code ``bad_seat``) unless ``seat`` is 0 or 1.
+    """
+    if seat not in (0, 1):
+        raise IllegalAction("bad_seat", f"seat must be 0 or 1, not {seat!r}")
     phase = state.phase
-    if phase is Phase.LEAD:
+    if phase is _LEAD:
         acts = _lead_actions(state, seat) if seat == state.leader else []
-    elif phase is Phase.FOLLOW:
+    elif phase is _FOLLOW:
         if seat == state.leader:
             acts = []
         else:
             plays = _PLAY[seat]
             acts = [plays[c.index] for c in follow_cards(state, state.hands[seat])]
-    elif phase is Phase.DRAW:
+    elif phase is _DRAW_PHASE:
         acts = [_DRAW[seat], _CLOSE[seat]] if seat == state.leader else []
-    elif phase is Phase.AFTER_LAST:
+    elif phase is _AFTER_LAST:
         return [_DECLARE[seat], _PASS[seat]] if may_declare(state, seat) else []
-    elif phase is Phase.BIDDING:
+    elif phase is _BIDDING:
         return [_BID[seat], _PASS[seat]] if seat == state.bid_turn else []
     else:
         return []
@@ -245,13 +263,16 @@ def seats_to_act(state: SixtySixState) -> tuple[Seat, ...]:
     ordinary sense comes first.
     """
     phase = state.phase
-    if phase is Phase.OVER:
+    if state.rules.declare_when is _AUTOMATIC and (phase is _LEAD or phase is _FOLLOW):
+        # nobody declares: one seat acts (the common case of search, kept cheap)
+        return (1 - state.leader,) if phase is _FOLLOW else (state.leader,)
+    if phase is _OVER:
         return ()
-    if phase is Phase.BIDDING:
+    if phase is _BIDDING:
         return () if state.bid_turn is None else (state.bid_turn,)
-    if phase is Phase.AFTER_LAST:
+    if phase is _AFTER_LAST:
         return tuple(seat for seat in (0, 1) if may_declare(state, seat))
-    first = 1 - state.leader if phase is Phase.FOLLOW else state.leader
+    first = 1 - state.leader if phase is _FOLLOW else state.leader
     if may_declare(state, 1 - first):
         return (first, 1 - first)
     return (first,)
@@ -264,12 +285,14 @@ def apply(state: SixtySixState, action: Action) -> tuple[SixtySixState, list[Eve
     """The state after ``action`` and the public events it caused; ``state`` is not changed.
 
     Raises IllegalAction with code ``hand_over`` (the hand has ended), ``not_your_turn`` (the seat
-    has no legal action now) or ``not_legal`` (the seat may act, but not like this).
+    has no legal action now), ``not_legal`` (the seat may act, but not like this) or ``bad_seat``.
     """
     seat = action.seat
+    if seat not in (0, 1):
+        raise IllegalAction("bad_seat", f"seat must be 0 or 1, not {seat!r}")
     if not _is_legal(state, action):
         legal = legal_actions(state, seat)
-        if state.phase is Phase.OVER:
+        if state.phase is _OVER:
             raise IllegalAction("hand_over", f"{action} after the hand ended")
         if not legal:
             raise IllegalAction(
@@ -279,7 +302,7 @@ def apply(state: SixtySixState, action: Action) -> tuple[SixtySixState, list[Eve
     new = state.copy()
     events: list[Event] = []
     if isinstance(action, PlayCard):
-        if state.phase is Phase.LEAD:
+        if state.phase is _LEAD:
             _lead(new, seat, action.card, False, events)
         else:
             _follow(new, seat, action.card, events)
@@ -293,13 +316,13 @@ def apply(state: SixtySixState, action: Action) -> tuple[SixtySixState, list[Eve
         _close(new, seat, events)
     elif isinstance(action, Draw):
         _draw(new, events)
-        new.phase = Phase.LEAD
+        new.phase = _LEAD
     elif isinstance(action, Pass):
         _pass(new, seat, events)
     else:  # Bid
         new.bidder = seat
         new.bid_turn = None
-        new.phase = Phase.LEAD
+        new.phase = _LEAD
         events.append(BidMade(seat))
     return new, events
 
@@ -309,10 +332,14 @@ def _is_legal(state: SixtySixState, action: Action) -> bool:
     if type(action) is PlayCard:
         phase = state.phase
         seat = action.seat
-        if phase is Phase.LEAD:
+        if phase is _LEAD:
             return seat == state.leader and action.card in state.hands[seat]
-        if phase is Phase.FOLLOW:
-            return seat != state.leader and action.card in follow_cards(state, state.hands[seat])
+        if phase is _FOLLOW:
+            if seat == state.leader:
+                return False
+            if state.closing is None and state.trump_card is not None:
+                return action.card in state.hands[seat]  # X7: any card in the open phase
+            return action.card in follow_cards(state, state.hands[seat])
         return False
     return action in legal_actions(state, action.seat)
 
@@ -340,11 +367,14 @@ def _lead(s: SixtySixState, seat: Seat, c: Card, marriage: bool, events: list[Ev
             s.pending_marriage = _set(s.pending_marriage, seat, s.pending_marriage[seat] + value)
         s.marriages = (*s.marriages, MarriageRecord(seat, c.suit, value, trick_no))
         events.append(MarriageShown(seat, c.suit.value, value, counted))
-    hands = s.hands
-    s.hands = (_remove(hands[0], c), hands[1]) if seat == 0 else (hands[0], _remove(hands[1], c))
+    h0, h1 = s.hands
+    if seat == 0:
+        s.hands = (tuple([x for x in h0 if x is not c]), h1)
+    else:
+        s.hands = (h0, tuple([x for x in h1 if x is not c]))
     s.lead_card = c
     s.lead_marriage = marriage
-    s.phase = Phase.FOLLOW
+    s.phase = _FOLLOW
     events.append(CardPlayed(seat, c, trick_no))
 
 
@@ -373,7 +403,7 @@ def _follow(s: SixtySixState, seat: Seat, c: Card, events: list[Event]) -> None:
     else:
         s.card_points = (cp0, cp1 + gained)
         s.trick_counts = (tc0, tc1 + 1)
-    s.tricks = (*s.tricks, Trick(leader, led, c, winner))
+    s.tricks = (*s.tricks, _new_trick(Trick, (leader, led, c, winner)))
     s.lead_card = None
     s.lead_marriage = False
     s.leader = winner
@@ -400,20 +430,20 @@ def _follow(s: SixtySixState, seat: Seat, c: Card, events: list[Event]) -> None:
         # X28: +10 for the last trick, never after a close; it counts toward 66.
         s.bonus = _set(s.bonus, winner, _LAST_TRICK_BONUS)
         events.append(LastTrickBonus(winner, _LAST_TRICK_BONUS))
-    if rules.declare_when is DeclareWhen.AUTOMATIC and s.points(winner) >= _DECLARE_TARGET:
+    if rules.declare_when is _AUTOMATIC and s.points(winner) >= _DECLARE_TARGET:
         # X24 exception (schnapsen-lite): the hand ends when a trick's winner reaches 66.
         _end(s, winner, _table(s, 1 - winner), Reason.REACHED_66, "the trick's winner reached 66", events)
         return
     if last:
-        s.phase = Phase.AFTER_LAST
+        s.phase = _AFTER_LAST
         if not (may_declare(s, 0) or may_declare(s, 1)):
             _nobody_declared(s, events)
         return
-    s.phase = Phase.LEAD
+    s.phase = _LEAD
     if s.closing is None and s.trump_card is not None:
         min_close = rules.min_talon_close
         if rules.close_before_draw and min_close is not None and len(s.stock) + 1 >= min_close:
-            s.phase = Phase.DRAW  # X11: the winner may close instead of drawing
+            s.phase = _DRAW_PHASE  # X11: the winner may close instead of drawing
         else:
             _draw(s, events)
 
@@ -457,19 +487,19 @@ def _exchange(s: SixtySixState, seat: Seat, events: list[Event]) -> None:
 def _close(s: SixtySixState, seat: Seat, events: list[Event]) -> None:
     other = 1 - seat
     s.closing = ClosingSnapshot(seat, len(s.tricks), s.trick_counts[other], s.measure(other))
-    s.phase = Phase.LEAD  # closing from Phase.DRAW skips the draw (X11)
+    s.phase = _LEAD  # closing from _DRAW_PHASE skips the draw (X11)
     events.append(TalonClosed(seat, len(s.stock) + (s.trump_card is not None)))
 
 
 def _pass(s: SixtySixState, seat: Seat, events: list[Event]) -> None:
     events.append(Passed(seat))
-    if s.phase is Phase.BIDDING:
+    if s.phase is _BIDDING:
         # X31: the non-dealer, then the dealer; then play starts.
         if seat != s.dealer:
             s.bid_turn = s.dealer
         else:
             s.bid_turn = None
-            s.phase = Phase.LEAD
+            s.phase = _LEAD
         return
     s.passed = (True, s.passed[1]) if seat == 0 else (s.passed[0], True)
     if not (may_declare(s, 0) or may_declare(s, 1)):
@@ -591,7 +621,7 @@ def _end(  # noqa: PLR0917 (private helper; every call passes all six)
         card_points=s.card_points,
         tricks=s.trick_counts,
     )
-    s.phase = Phase.OVER
+    s.phase = _OVER
     events.append(HandEnded(s.result))
 
 

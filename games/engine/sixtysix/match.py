@@ -20,6 +20,7 @@ from games.engine.sixtysix.rules import (
     NobodyDeclares,
     SixtySixRules,
     WrongDeclaration,
+    profile,
 )
 from games.engine.sixtysix.state import HandResult, Reason, Seat
 
@@ -142,20 +143,30 @@ def match_fold(rules: SixtySixRules, first_dealer: Seat, results: Iterable[HandR
 # --- X33: validating what a referee records ---------------------------------------------------
 
 
+def _rules(rules: SixtySixRules | str) -> SixtySixRules:
+    return profile(rules) if isinstance(rules, str) else rules
+
+
 def largest_award(rules: SixtySixRules, pot_carried: int = 0) -> int:
     """X33: the most one hand can give: 3 (6 with the bid), plus a pot carried into it."""
     return max(3, rules.bid_points or 0) + pot_carried
 
 
 def match_score_valid(
-    rules: SixtySixRules, score: tuple[int, int] | Sequence[tuple[int, int]], *, pot_carried: int = 0
+    rules: SixtySixRules | str, score: tuple[int, int] | Sequence[tuple[int, int]], *, pot_carried: int = 0
 ) -> list[str]:
     """X33: the problems with a recorded match score; an empty list means it is valid.
+
+    ``rules`` is a rules object or a profile name (an unknown name is reported as a problem).
 
     ``score`` is the final (seat 0, seat 1) game points of a one-game match, or for a profile of
     several games (`snapszer-hu`, "two games of 7") the list of each game's final score in order.
     ``pot_carried`` is the pot the referee says was carried into the deciding hand (X29).
     """
+    try:
+        rules = _rules(rules)
+    except InvalidRules as exc:
+        return exc.errors
     problems: list[str] = []
     if rules.match is None:
         return [f"profile {rules.name!r} plays single hands: there is no match score to record"]
@@ -280,10 +291,15 @@ def hand_record_problems(rules: SixtySixRules, hand: RecordedHand) -> list[str]:
 
 
 def match_hands_valid(
-    rules: SixtySixRules, hands: Sequence[RecordedHand], first_dealer: Seat = 0
+    rules: SixtySixRules | str, hands: Sequence[RecordedHand], first_dealer: Seat = 0
 ) -> list[str]:
-    """X33 for table play recorded hand by hand: each hand must be possible under ``rules``, and the
-    match must be decided by the last hand, not before. Returns the problems (empty: valid)."""
+    """X33 for table play recorded hand by hand: each hand must be possible under ``rules`` (or the
+    named profile), and the match must be decided by the last hand, not before. Returns the
+    problems (empty: valid)."""
+    try:
+        rules = _rules(rules)
+    except InvalidRules as exc:
+        return exc.errors
     if rules.match is None:
         return [f"profile {rules.name!r} plays single hands: there is no match to record"]
     problems: list[str] = []

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from games.engine.sixtysix import (
     PROFILES,
     Action,
+    Bid,
     Card,
     Close,
     Declare,
@@ -77,8 +78,6 @@ def parse_move(move: str) -> Action:
     if rest in simple:
         return simple[rest](seat)
     if rest == "bid":
-        from games.engine.sixtysix import Bid
-
         return Bid(seat)
     if rest.startswith("m:"):
         return LeadMarriage(seat, parse_cards(rest[2:])[0])

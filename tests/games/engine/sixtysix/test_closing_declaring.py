@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.engine.sixtysix import (
@@ -11,12 +13,22 @@ from games.engine.sixtysix import (
     Phase,
     Reason,
     SixtySixState,
+    apply,
     legal_actions,
     new_hand,
     rules_from_options,
 )
 from games.engine.sixtysix.rules import LoserMeasure
-from tests.games.engine.sixtysix.helpers import act, advance, find_hand, hand, names, recorded_playout
+from tests.games.engine.sixtysix.helpers import (
+    act,
+    advance,
+    find_hand,
+    hand,
+    names,
+    quiet_choice,
+    random_deal,
+    recorded_playout,
+)
 
 # --- a closing scenario, worked out by hand ------------------------------------------------------
 # snapszer, diamonds trumps. Seat 0 closes before trick 1, then:
@@ -193,8 +205,8 @@ def test_X25_either_player_may_declare_between_lead_and_reply() -> None:
     assert over.result.card_points == (0, 0) and over.lead_card is not None  # the AH counts for no one
 
 
-def test_X25_a_player_at_66_can_be_beaten_by_the_first_correct_declaration() -> None:
-    # Seat 1 holds 66 after the last trick but seat 0 declares (wrongly) first: the first declaration ends it.
+def test_X25_the_first_declaration_ends_the_hand_even_if_the_other_holds_66() -> None:
+    # Seat 1 holds 69 after the last trick but seat 0 (the closer) declares first, wrongly.
     state = hand("snapszer", "9H JH 9C JC 9S JS", "AH 10H AC 10C AS 10S", "AD")
     state = act(state, "0:close", "0:9H", "1:AH", "1:AC", "0:9C", "1:AS", "0:9S")
     state = act(state, "1:10H", "0:JH", "1:10C", "0:JC", "1:10S", "0:JS")
@@ -336,7 +348,22 @@ def test_loser_measure_card_points_in_the_seed_points_elsewhere() -> None:
     assert state.result is not None and state.result.game_points == 2
     as_points = new_hand(rules_from_options({"loser_measure": "points"}), deal, dealer=1)
     for action in actions:
-        from games.engine.sixtysix import apply
-
         as_points, _ = apply(as_points, action)
     assert as_points.result is not None and as_points.result.game_points == 1
+
+
+def test_X25_both_hold_66_whoever_declares_first_wins() -> None:
+    rules = PROFILES["snapszer"]
+    for seed in range(100):  # find a random hand (nobody declaring) where both reach 66
+        rng = random.Random(seed)
+        state = new_hand(rules, random_deal(rules, rng), dealer=1)
+        while state.phase is not Phase.OVER and min(state.points(0), state.points(1)) < 66:
+            state, _ = apply(state, quiet_choice(state, rng, avoid=(Declare,)))
+        if state.phase is not Phase.OVER:
+            break
+    else:
+        raise AssertionError("no hand where both reach 66")
+    for first in (0, 1):
+        over, _ = apply(state, Declare(first))
+        assert over.result is not None and over.result.winner == first
+        assert over.result.reason in (Reason.DECLARED, Reason.FAILED_CLOSE)

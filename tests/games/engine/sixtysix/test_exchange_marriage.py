@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.sixtysix import Exchange, LeadMarriage, Phase, legal_actions, parse_card
-from games.engine.sixtysix.events import MarriagePointsCounted, MarriageShown
+from games.engine.sixtysix import Exchange, LeadMarriage, Phase, PlayCard, apply, legal_actions, parse_card
+from games.engine.sixtysix.events import Event, MarriagePointsCounted, MarriageShown
 from tests.games.engine.sixtysix.helpers import act, advance, hand, names
 
 
@@ -67,7 +67,7 @@ def test_X15_schnapsen_lite_leads_only_the_king() -> None:
 
 
 def test_X16_immediate_marriage_counts_at_once() -> None:
-    _, events = _show("snapszer")
+    events = _show("snapszer")
     shown = next(e for e in events if isinstance(e, MarriageShown))
     assert shown.counted and shown.points == 20
 
@@ -93,16 +93,12 @@ def test_X16_next_trick_waits_even_with_tricks_won() -> None:
     assert counted.points(0) == 13 + 4 + 3 + 20
 
 
-def _show(profile: str) -> tuple[object, list[object]]:
-    from games.engine.sixtysix import apply
-
+def _show(profile: str) -> list[Event]:
     state = hand(profile, "KH QH AC 10C JC 9C", "AS 10S KS QS JS 9S", "AD")
-    return apply(state, LeadMarriage(0, parse_card("KH")))
+    return apply(state, LeadMarriage(0, parse_card("KH")))[1]
 
 
 def test_X16_marriage_points_counted_event_when_waiting_points_count() -> None:
-    from games.engine.sixtysix import PlayCard, apply
-
     state = act(hand("schnapsen", "KH QH AC 10C JC", "AH 10H KS QS JS", "AD"), "0:m:KH")
     _, events = apply(state, PlayCard(1, parse_card("JS")))
     assert MarriagePointsCounted(0, 20) in events

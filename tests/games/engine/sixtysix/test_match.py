@@ -153,3 +153,14 @@ def test_X33_table_play_recorded_hand_by_hand() -> None:
     too_many = [*good, RecordedHand(1, 1, Reason.MORE_POINTS)]
     assert "already decided" in match_hands_valid(rules, too_many)[0]
     assert match_hands_valid(PROFILES["sixty-six"], [RecordedHand(1, 3, Reason.WRONG_DECLARATION)]) != []
+
+
+def test_X33_accepts_a_profile_name() -> None:
+    assert match_score_valid("santase", (11, 4)) == []
+    assert "unknown profile 'whist'" in match_score_valid("whist", (7, 0))[0]
+    assert (
+        match_hands_valid(
+            "schnapsen", [RecordedHand(0, 3, Reason.DECLARED)] * 2 + [RecordedHand(0, 1, Reason.LAST_TRICK)]
+        )
+        == []
+    )

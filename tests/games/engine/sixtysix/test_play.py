@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from games.engine.sixtysix import Close, Exchange, Phase, PlayCard, apply, legal_actions
+import pytest
+
+from games.engine.errors import IllegalAction
+from games.engine.sixtysix import (
+    Close,
+    Declare,
+    Exchange,
+    Pass,
+    Phase,
+    PlayCard,
+    apply,
+    legal_actions,
+    parse_card,
+)
 from tests.games.engine.sixtysix.helpers import act, hand, names
 
 
@@ -137,3 +150,25 @@ def test_X12_king_or_queen_may_be_led_without_marriage() -> None:
     assert {"KH", "QH", "m:KH", "m:QH"} <= names(legal_actions(state, 0))
     plain = act(state, "0:KH")
     assert plain.marriages == () and plain.points(0) == 0
+
+
+def test_illegal_actions_are_refused_with_codes() -> None:
+    state = hand("schnapsen", "AH 10H KH QH JH", "AC 10C KC QC JC", "AD")
+    with pytest.raises(IllegalAction) as exc:
+        apply(state, PlayCard(1, parse_card("AC")))
+    assert exc.value.code == "not_your_turn"
+    with pytest.raises(IllegalAction) as exc:
+        apply(state, PlayCard(0, parse_card("AC")))  # not in seat 0's hand
+    assert exc.value.code == "not_legal"
+    with pytest.raises(IllegalAction) as exc:
+        apply(state, Declare(0))  # schnapsen: no trick won yet
+    assert exc.value.code == "not_legal"
+    with pytest.raises(IllegalAction) as exc:
+        apply(state, Pass(2))
+    assert exc.value.code == "bad_seat"
+    over = act(act(state, "0:m:KH"), "0:declare")
+    with pytest.raises(IllegalAction) as exc:
+        apply(over, PlayCard(1, parse_card("AC")))
+    assert exc.value.code == "hand_over"
+    assert apply(state, PlayCard(0, parse_card("AH")))[0].hands[0] != state.hands[0]
+    assert len(state.hands[0]) == 5  # apply never mutates its input

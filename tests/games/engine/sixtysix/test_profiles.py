@@ -250,6 +250,7 @@ def test_cell_close_judged(name: str, value: str | None) -> None:
 @pytest.mark.parametrize(("name", "value"), cells("failed_close_three_if"))
 def test_cell_failed_close_three_if(name: str, value: str | None) -> None:
     if value is None:
+        assert PROFILES[name].min_talon_close is None  # "—": no closing, so no failed close
         return
     assert PROFILES[name].failed_close_three_if.value == value
     failed = [s for s in finished(name) if s.result is not None and s.result.reason is Reason.FAILED_CLOSE]
@@ -372,7 +373,8 @@ def test_cell_next_dealer(name: str, value: str) -> None:
     rules = PROFILES[name]
     assert rules.next_dealer.value == value
     if rules.match is None:
-        return  # single hands: the caller alternates (the oracle's games alternate too)
+        assert name == "schnapsen-lite"  # single hands: the caller alternates, as the oracle's games do
+        return
     match = match_apply(new_match(rules, 0), HandResult(0, 1, Reason.DECLARED, "", (0, 0), (0, 0), (0, 0)))
     assert match.dealer == (1 if value == "alternate" else 0)
 
