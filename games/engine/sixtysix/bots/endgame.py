@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from games.engine.sixtysix.cards import Card
+from games.engine.sixtysix.cards import Card, Rank
 from games.engine.sixtysix.rules import (
     CloseJudged,
     DeclareWhen,
@@ -29,6 +29,7 @@ from games.engine.sixtysix.rules import (
 from games.engine.sixtysix.state import Phase, SixtySixState
 
 TARGET: Final = 66
+_KING: Final = Rank.KING  # enum member lookups are slow in the hot loop
 INF: Final = 1000.0
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -54,6 +55,7 @@ class Endgame:
         self.me = me
         self.trump = state.trump_suit
         self.hands = [list(state.hands[0]), list(state.hands[1])]
+        self.masks = [sum(1 << c.index for c in h) for h in state.hands]  # the hands as bit sets
         self.cp = list(state.card_points)
         self.mp = list(state.marriage_points)
         self.pend = list(state.pending_marriage)
@@ -175,8 +177,8 @@ class Endgame:
         hands = self.hands
         key = (
             seat,
-            sum(1 << c.index for c in hands[0]),
-            sum(1 << c.index for c in hands[1]),
+            self.masks[0],
+            self.masks[1],
             self.cp[0],
             self.cp[1],
             self.mp[0],
@@ -206,7 +208,7 @@ class Endgame:
         moves: list[tuple[Card, int]] = []
         if self.marriages:
             for c in hand:
-                if c.rank.value == "K" and c.partner in hand:
+                if c.rank is _KING and c.partner in hand:
                     pts = 40 if c.suit is trump else 20
                     moves.append((c, pts))
                     if self.queen_too and c.partner is not None:
@@ -230,6 +232,7 @@ class Endgame:
     def _play_lead(self, seat: int, c: Card, pts: int, alpha: float, beta: float) -> float:
         hand = self.hands[seat]
         hand.remove(c)
+        self.masks[seat] ^= 1 << c.index
         saved_mp, saved_pend = self.mp[seat], self.pend[seat]
         value: float | None = None
         if pts:
@@ -247,6 +250,7 @@ class Endgame:
             value = self._follow_node(alpha, beta)
             self.lead = None
         self.mp[seat], self.pend[seat] = saved_mp, saved_pend
+        self.masks[seat] ^= 1 << c.index
         hand.append(c)
         return value
 
@@ -295,6 +299,7 @@ class Endgame:
             winner = seat if c.suit is self.trump else leader
         hand = self.hands[seat]
         hand.remove(c)
+        self.masks[seat] ^= 1 << c.index
         gained = led.value + c.value
         saved = (self.cp[winner], self.tricks[winner], self.mp[winner], self.pend[winner], self.bonus[winner])
         self.cp[winner] += gained
@@ -318,5 +323,6 @@ class Endgame:
         self.leader = leader
         self.lead = led
         self.cp[winner], self.tricks[winner], self.mp[winner], self.pend[winner], self.bonus[winner] = saved
+        self.masks[seat] ^= 1 << c.index
         hand.append(c)
         return value

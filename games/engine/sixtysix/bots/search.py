@@ -19,7 +19,7 @@ from typing import Final
 from games.engine.sixtysix.actions import Action, Declare, Draw, Exchange, LeadMarriage, Pass, PlayCard
 from games.engine.sixtysix.bots.base import TARGET
 from games.engine.sixtysix.bots.endgame import Endgame, solvable
-from games.engine.sixtysix.cards import Card
+from games.engine.sixtysix.cards import Card, Rank
 from games.engine.sixtysix.engine import apply, legal_actions, may_declare, seats_to_act
 from games.engine.sixtysix.state import Phase, SixtySixState
 
@@ -68,7 +68,7 @@ def _hand_potential(state: SixtySixState, seat: int) -> float:
         total += 0.45 * c.value
         if c.suit is trump:
             total += 4.0 + 0.25 * c.value
-        if marriages_open and c.rank.value == "K" and c.partner in hand:
+        if marriages_open and c.rank is Rank.KING and c.partner in hand:
             total += 0.6 * (40 if c.suit is trump else 20)
     return total
 
