@@ -5,7 +5,8 @@
 Plays ``--hands`` hands of the bot against the heuristic bot (seats alternating) and times every
 decision of the bot that had a real choice (two or more legal actions), in wall time
 (time.perf_counter) and in CPU time of this process (time.process_time, which other load on a
-shared machine inflates less). Prints median, p95 and max of both.
+shared machine inflates less). Prints median, p95 and max of both. ``--seconds S`` passes the bot
+a clock and a time cap (the expert then stops sampling worlds after S seconds).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default="snapszer")
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=None, help="also cap the search by wall time")
     args = parser.parse_args(argv)
     rules = profile(args.profile)
     wall: list[float] = []
@@ -47,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         random.Random(f"{args.seed}:{i}").shuffle(order)
         seat_of_bot = i % 2
         bots = {
-            seat_of_bot: make_bot(args.bot, rules, random.Random(i)),
+            seat_of_bot: make_bot(args.bot, rules, random.Random(i), time.perf_counter, args.seconds),
             1 - seat_of_bot: make_bot("heuristic", rules, random.Random(-i)),
         }
         state = new_hand(rules, order, i % 2)
@@ -79,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
             f"max {1000 * xs[-1]:.1f} ms"
         )
 
-    print(f"{args.bot} on {args.profile}: {len(wall)} decisions in {args.hands} hands")
+    cap = f", time cap {args.seconds} s" if args.seconds else ""
+    print(f"{args.bot} on {args.profile}{cap}: {len(wall)} decisions in {args.hands} hands")
     print(line("  wall", wall))
     print(line("  cpu ", cpu))
     return 0
