@@ -24,7 +24,7 @@ H9  Closed phase, following (forced by X10 anyway): the cheapest card that wins,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from games.engine.sixtysix.actions import Action, Bid, Close, Draw, Exchange, LeadMarriage, Pass, PlayCard
 from games.engine.sixtysix.bots.base import TARGET, duty, legal, must_move, without_declare
@@ -49,14 +49,17 @@ class HeuristicBot:
         return choose(view, self.rules, without_declare(actions))
 
 
-def choose(view: PlayerView, rules: SixtySixRules, actions: list[Action]) -> Action:
-    """H2-H9 on the non-declaration actions ``actions`` (not empty)."""
+def choose(
+    view: PlayerView, rules: SixtySixRules, actions: list[Action], forgotten: Iterable[Card] = ()
+) -> Action:
+    """H2-H9 on the non-declaration actions ``actions`` (not empty). Played cards in ``forgotten``
+    are not remembered: they may still seem to be out, which makes fewer cards look sure."""
     if len(actions) == 1:
         return actions[0]
     me = view.seat
     trump = view.trump_suit
     hand = [parse_card(n) for n in view.hand]
-    unseen = know(view, rules).unseen
+    unseen = know(view, rules, forgotten).unseen
 
     def is_trump(c: Card) -> bool:
         return c.suit.value == trump

@@ -2,8 +2,8 @@
 
 | level | what it is |
 |---|---|
-| beginner | the heuristic bot, a random move one time in four |
-| casual | the heuristic bot, a random move one time in ten |
+| beginner | the heuristic bot, a random move one time in four; forgets 80 % of the cards played |
+| casual | the heuristic bot, a random move one time in ten; forgets half the cards played |
 | club | the expert with 3 worlds, 300 nodes; forgets a third of the cards played; 3 % random moves |
 | strong | the expert with 6 worlds, 800 nodes; forgets one card in ten |
 | expert | the expert's full budget: 12 worlds, 1500 nodes (Budget's default) |
@@ -43,8 +43,8 @@ class Level:
 
 
 LEVELS: Final[dict[str, Level]] = {
-    "beginner": Level("beginner", None, noise=0.25, forget=1.0),
-    "casual": Level("casual", None, noise=0.10, forget=1.0),
+    "beginner": Level("beginner", None, noise=0.25, forget=0.8),
+    "casual": Level("casual", None, noise=0.10, forget=0.5),
     "club": Level("club", Budget(samples=3, nodes=300), noise=0.03, forget=0.33),
     "strong": Level("strong", Budget(samples=6, nodes=800), noise=0.0, forget=0.1),
     "expert": Level("expert", Budget(), noise=0.0, forget=0.0),
@@ -53,12 +53,16 @@ BOT_NAMES: Final[tuple[str, ...]] = ("random", "heuristic", *LEVELS)
 
 
 class NoisyHeuristicBot:
-    """The heuristic bot that plays a random legal move with probability ``noise``."""
+    """The heuristic bot that plays a random legal move with probability ``noise`` and forgets
+    each played card with probability ``forget`` (so fewer of its cards look like sure winners)."""
 
-    def __init__(self, rules: SixtySixRules, rng: Random, noise: float, name: str) -> None:
+    def __init__(
+        self, rules: SixtySixRules, rng: Random, noise: float, name: str, forget: float = 0.0
+    ) -> None:
         self.rules = rules
         self.rng = rng
         self.noise = noise
+        self.forget = forget
         self.name = name
 
     def act(self, view: PlayerView) -> Action | None:
@@ -69,7 +73,11 @@ class NoisyHeuristicBot:
         moves = without_declare(actions)
         if self.noise and self.rng.random() < self.noise:
             return self.rng.choice(moves)
-        return choose(view, self.rules, moves)
+        forgotten = []
+        if self.forget:
+            played = [c for t in view.tricks for c in (t.lead, t.follow)]
+            forgotten = [c for c in played if self.rng.random() < self.forget]
+        return choose(view, self.rules, moves, forgotten)
 
 
 def make_bot(
@@ -89,7 +97,7 @@ def make_bot(
     if level is None:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
     if level.budget is None:
-        return NoisyHeuristicBot(rules, rng, level.noise, name)
+        return NoisyHeuristicBot(rules, rng, level.noise, name, level.forget)
     budget = level.budget
     if seconds is not None:
         budget = replace(budget, seconds=seconds)
