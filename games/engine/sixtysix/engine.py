@@ -53,6 +53,7 @@ from games.engine.sixtysix.rules import (
 )
 from games.engine.sixtysix.state import (
     ClosingSnapshot,
+    ExchangeRecord,
     HandResult,
     MarriageRecord,
     Phase,
@@ -134,6 +135,7 @@ def new_hand(rules: SixtySixRules, deal: Sequence[Card], dealer: Seat) -> SixtyS
         marriage_points=(0, 0),
         pending_marriage=(0, 0),
         marriages=(),
+        exchanges=(),
         bonus=(0, 0),
         bidder=None,
         bid_turn=nd if bidding else None,
@@ -481,6 +483,7 @@ def _exchange(s: SixtySixState, seat: Seat, events: list[Event]) -> None:
     mine = (*_remove(hands[seat], low), taken)
     s.hands = (mine, hands[1]) if seat == 0 else (hands[0], mine)
     s.trump_card = low
+    s.exchanges = (*s.exchanges, ExchangeRecord(seat, low, taken, len(s.tricks) + 1))
     events.append(TrumpExchanged(seat, low, taken))
 
 

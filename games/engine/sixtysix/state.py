@@ -99,6 +99,19 @@ class MarriageRecord(NamedTuple):
         return {"seat": self.seat, "suit": self.suit.value, "points": self.points, "trick": self.trick}
 
 
+class ExchangeRecord(NamedTuple):
+    """X13/X14: a trump exchange (public: both cards lay face up). ``seat`` gave ``given`` (the 9 or
+    J of trumps) and took ``taken``, the face-up trump card, before trick ``trick`` (1-based)."""
+
+    seat: Seat
+    given: Card
+    taken: Card
+    trick: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "given": self.given.name, "taken": self.taken.name, "trick": self.trick}
+
+
 class ClosingSnapshot(NamedTuple):
     """X20/X21: what is judged "at the moment of closing"."""
 
@@ -143,6 +156,7 @@ class SixtySixState:
     marriage_points: tuple[int, int]  # counted
     pending_marriage: tuple[int, int]  # shown but waiting (X16)
     marriages: tuple[MarriageRecord, ...]
+    exchanges: tuple[ExchangeRecord, ...]
     bonus: tuple[int, int]  # X28 last-trick bonus
     bidder: Seat | None
     bid_turn: Seat | None
@@ -169,6 +183,7 @@ class SixtySixState:
             self.marriage_points,
             self.pending_marriage,
             self.marriages,
+            self.exchanges,
             self.bonus,
             self.bidder,
             self.bid_turn,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.sixtysix.engine import legal_actions
-from games.engine.sixtysix.state import HandResult, MarriageRecord, Seat, SixtySixState, Trick
+from games.engine.sixtysix.state import ExchangeRecord, HandResult, MarriageRecord, Seat, SixtySixState, Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +30,13 @@ class PlayerView:
     trump_card: str | None  # the card under the stock, while it is there
     talon_size: int
     closed_by: Seat | None
+    closed_after_tricks: int | None  # tricks played when the talon was closed (X19): public
     leader: Seat
     lead_card: str | None  # the card led to the unfinished trick
     lead_marriage: bool
     tricks: tuple[Trick, ...]
     marriages: tuple[MarriageRecord, ...]
+    exchanges: tuple[ExchangeRecord, ...]  # both cards lay face up: who took which trump card
     points: tuple[int, int]  # card points + counted marriages + last-trick bonus, per seat
     card_points: tuple[int, int]
     trick_counts: tuple[int, int]
@@ -57,11 +59,13 @@ class PlayerView:
             "trump_card": self.trump_card,
             "talon_size": self.talon_size,
             "closed_by": self.closed_by,
+            "closed_after_tricks": self.closed_after_tricks,
             "leader": self.leader,
             "lead_card": self.lead_card,
             "lead_marriage": self.lead_marriage,
             "tricks": [t.to_dict() for t in self.tricks],
             "marriages": [m.to_dict() for m in self.marriages],
+            "exchanges": [e.to_dict() for e in self.exchanges],
             "points": list(self.points),
             "card_points": list(self.card_points),
             "trick_counts": list(self.trick_counts),
@@ -87,11 +91,13 @@ def observe(state: SixtySixState, seat: Seat) -> PlayerView:
         trump_card=None if state.trump_card is None else state.trump_card.name,
         talon_size=state.talon_size,
         closed_by=None if state.closing is None else state.closing.closer,
+        closed_after_tricks=None if state.closing is None else state.closing.tricks_played,
         leader=state.leader,
         lead_card=None if state.lead_card is None else state.lead_card.name,
         lead_marriage=state.lead_marriage,
         tricks=state.tricks,
         marriages=state.marriages,
+        exchanges=state.exchanges,
         points=(state.points(0), state.points(1)),
         card_points=state.card_points,
         trick_counts=state.trick_counts,

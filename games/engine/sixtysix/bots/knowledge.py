@@ -7,16 +7,15 @@ with everything the seat has seen:
 
 - every card played (the tricks, the card led now), its own hand and the face-up trump card are
   not hidden;
-- a marriage shown by the opponent puts its unplayed card in the opponent's hand;
+- a marriage shown by the opponent puts its unplayed card in the opponent's hand, and so does an
+  exchange: the face-up trump card the opponent took is in their hand until they play it;
 - in the closed phase (X10; talon closed or exhausted) a follower who did not follow suit has no
   card of that suit, one who played neither suit nor trump has no trump either, and one who
   followed below the card led has no higher card of that suit. Nothing is drawn in that phase, so
   what the opponent lacked then it still lacks.
 
-Not used (a seat cannot tell from the view alone): which card an exchange took from the talon
-when the exchanger was the opponent. With ``close_before_draw`` (`sixty-six`) the view does not
-say whether the talon was closed before or after the draw of the last open trick; the closing
-snapshot is rebuilt assuming the winner closed instead of drawing (see docs/sixtysix-bots.md).
+The view says how many tricks had been played when the talon was closed, so the closed phase and
+X20's closing snapshot are rebuilt exactly, `close_before_draw` (`sixty-six`) included.
 """
 
 from __future__ import annotations
@@ -52,11 +51,8 @@ class Knowledge:
 def closed_phase_start(view: PlayerView, rules: SixtySixRules) -> int | None:
     """The number of tricks played before the closed phase began (X10), or None while the talon
     is open. Each open-phase trick draws two cards, so the talon's size tells when it closed."""
-    if view.closed_by is not None:
-        drawn = (rules.talon_size - view.talon_size) // 2
-        # close_before_draw: the talon may have been closed instead of the draw after the next
-        # trick, so only the trick after that is surely closed-phase.
-        return drawn + 1 if rules.close_before_draw else drawn
+    if view.closed_after_tricks is not None:
+        return view.closed_after_tricks
     if view.trump_card is None:
         return rules.talon_size // 2
     return None
@@ -81,7 +77,7 @@ def know(view: PlayerView, rules: SixtySixRules, forget: Iterable[Card] = ()) ->
     visible -= forgotten
     unseen = frozenset(c for c in deck(rules.deck_size) if c not in visible)
 
-    known: set[Card] = set()
+    known: set[Card] = {e.taken for e in view.exchanges if e.seat == opp and e.taken in unseen}
     for m in view.marriages:
         if m.seat == opp:
             for c in unseen:
@@ -146,9 +142,8 @@ def closing_snapshot(view: PlayerView, rules: SixtySixRules) -> ClosingSnapshot 
     closer = view.closed_by
     if closer is None:
         return None
-    start = (rules.talon_size - view.talon_size) // 2
-    if rules.close_before_draw and len(view.tricks) > start:
-        start += 1  # assume the usual way: closed instead of drawing (module doc)
+    start = view.closed_after_tricks
+    assert start is not None  # set together with closed_by
     other = 1 - closer
     before = view.tricks[:start]
     tricks = sum(1 for t in before if t.winner == other)
@@ -198,6 +193,7 @@ def world(
         marriage_points=marriage_points,
         pending_marriage=view.pending_marriage,
         marriages=view.marriages,
+        exchanges=view.exchanges,
         bonus=bonus,
         bidder=view.bidder,
         bid_turn=view.bid_turn,

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.sixtysix import Exchange, LeadMarriage, Phase, PlayCard, apply, legal_actions, parse_card
+from games.engine.sixtysix import (
+    Exchange,
+    LeadMarriage,
+    Phase,
+    PlayCard,
+    apply,
+    legal_actions,
+    observe,
+    parse_card,
+)
 from games.engine.sixtysix.events import Event, MarriagePointsCounted, MarriageShown
 from tests.games.engine.sixtysix.helpers import act, advance, hand, names
 
@@ -39,6 +48,25 @@ def test_X13_minimum_talon_of_four_in_snapszer_hu() -> None:
     at_two = advance(state, 4, keep="JD")
     assert at_two.talon_size == 2 and at_two.leader == 0
     assert Exchange(0) not in legal_actions(at_two, 0)
+
+
+def test_X14_an_exchange_is_public_both_seats_see_who_took_which_card() -> None:
+    state = hand("schnapsen", "JD AH 10H KH QH", "AC 10C KC QC JC", "AD")
+    after = act(state, "0:exchange")
+    for seat in (0, 1):
+        view = observe(after, seat)
+        assert [(e.seat, e.given.name, e.taken.name, e.trick) for e in view.exchanges] == [(0, "JD", "AD", 1)]
+        assert view.to_dict()["exchanges"] == [{"seat": 0, "given": "JD", "taken": "AD", "trick": 1}]
+
+
+def test_X14_the_opponents_exchanged_card_is_known_to_be_in_their_hand() -> None:
+    from games.engine.sixtysix.bots.knowledge import know
+
+    state = act(hand("schnapsen", "JD AH 10H KH QH", "AC 10C KC QC JC", "AD"), "0:exchange")
+    knowledge = know(observe(state, 1), state.rules)
+    assert parse_card("AD") in knowledge.opponent_known
+    later = act(state, "0:AD", "1:JC")  # once played, it is no longer a hidden card
+    assert parse_card("AD") not in know(observe(later, 1), later.rules).opponent_known
 
 
 def test_X14_open_minimum_allows_exchange_with_one_face_down_card_left() -> None:

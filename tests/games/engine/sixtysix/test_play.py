@@ -14,6 +14,7 @@ from games.engine.sixtysix import (
     PlayCard,
     apply,
     legal_actions,
+    observe,
     parse_card,
 )
 from tests.games.engine.sixtysix.helpers import act, hand, names
@@ -143,6 +144,15 @@ def test_X11_close_before_draw_instead_of_drawing() -> None:
     assert closed.talon_size == 12 and closed.closing is not None
     drawn = act(state, "0:draw")
     assert len(drawn.hands[0]) == 6 and Close(0) in legal_actions(drawn, 0)  # may still close after drawing
+    # Both seats can tell the two apart: the view says how many tricks were played at the close.
+    closed_after_draw = act(drawn, "0:close")
+    assert closed.talon_size != closed_after_draw.talon_size
+    for seat in (0, 1):
+        assert (
+            observe(closed, seat).closed_after_tricks
+            == observe(closed_after_draw, seat).closed_after_tricks
+            == 1
+        )
 
 
 def test_X12_king_or_queen_may_be_led_without_marriage() -> None:
