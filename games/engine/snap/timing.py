@@ -336,17 +336,22 @@ class LiveGame:
         self._delayed_flip: tuple[int, int] | None = None  # (due, seat)
         self._next_tick = start_ms + rules.speed_tick_ms
         self._cap_at = start_ms + rules.max_game_seconds * 1000
+        self._rtt_version = 0
+        self._widest_key: tuple[object, ...] = ()
+        self._widest = 0
+        self._timer: tuple[int, int] | None = None
         self.log: list[TimedInput] = []
         self.engine_log: list[tuple[int, Action]] = []
         self.events: list[tuple[int, Event]] = []
         self._out: list[tuple[int, Event]] = []
+        self._timer = self._next_timer()
 
     # Reading -----------------------------------------------------------------------------------
 
     @property
     def frozen(self) -> bool:
         """S34: a valid call is waiting for its decision, so no flip may happen."""
-        return any(p.valid for p in self._pending)
+        return bool(self._pending) and any(p.valid for p in self._pending)
 
     def view(self, seat: int | None) -> PlayerView:
         """``observe`` of the current state: all a seat (or spectator) may see."""
@@ -364,8 +369,7 @@ class LiveGame:
 
     def next_due(self) -> int | None:
         """When the layer's next own timer fires (None: nothing will happen without an input)."""
-        due = self._next_timer()
-        return None if due is None else due[0]
+        return None if self._timer is None else self._timer[0]
 
     # Feeding -----------------------------------------------------------------------------------
 
@@ -386,6 +390,8 @@ class LiveGame:
             self._on_flip(inp)
         elif isinstance(inp, RoundTrip):
             self.rtt[inp.seat] = inp.rtt_ms
+            self._rtt_version += 1
+        self._timer = self._next_timer()
         self._run_timers(inp.at, inclusive=True)
         self.events.extend(self._out)
         return self._out
@@ -461,8 +467,17 @@ class LiveGame:
         return _holds(seen, call.claim)
 
     def _decide_at(self, pending: _Pending) -> int:
-        widest = max((self.bound(s) for s in range(self.state.n) if self.state.active[s]), default=0)
-        return pending.effective + self.timing.tie_window_ms + widest
+        return pending.effective + self.timing.tie_window_ms + self._widest_bound()
+
+    def _widest_bound(self) -> int:
+        """The largest compensation any active seat gets: how much earlier a call still to arrive
+        can be (cached: it changes only with a round trip or an elimination)."""
+        key = (self.state.active, self._rtt_version)
+        if key != self._widest_key:
+            self._widest_key = key
+            active = self.state.active
+            self._widest = max((self.bound(s) for s in range(self.state.n) if active[s]), default=0)
+        return self._widest
 
     def _decide(self, at: int) -> None:
         """S34/S35: decide every pending call whose window has closed, earliest first."""
@@ -603,27 +618,32 @@ class LiveGame:
             self._to_engine(flip.at, Flip(flip.seat), "flip")
 
     def _next_timer(self) -> tuple[int, int] | None:
-        """``(due, kind)`` of the earliest timer, or None."""
+        """``(due, kind)`` of the earliest timer, or None (a hot path: kept lean)."""
         if self.state.result is not None:
             return None
-        timers: list[tuple[int, int]] = []
+        best = (_NEVER, _DECIDE)
+        frozen = False
         if self._pending:
-            timers.append((min(self._decide_at(p) for p in self._pending), _DECIDE))
-        if self._cap_at < _NEVER and self.state.cap_seat is None:
-            timers.append((self._cap_at, _CAP))
-        if not self.frozen:
+            frozen = self.frozen
+            best = (min(self._decide_at(p) for p in self._pending), _DECIDE)
+        if self.state.cap_seat is None and self._cap_at < best[0]:
+            best = (self._cap_at, _CAP)
+        if not frozen:
             if self._delayed_flip is not None:
-                timers.append((max(self._delayed_flip[0], self.resume_at), _DELAYED_FLIP))
+                timer = (max(self._delayed_flip[0], self.resume_at), _DELAYED_FLIP)
             elif self.rules.speed:
-                timers.append((max(self._next_tick, self.resume_at), _TICK))
+                timer = (max(self._next_tick, self.resume_at), _TICK)
             else:
-                since = max(self._turn_since, self.resume_at)
-                timers.append((since + self.timing.turn_timeout_ms, _TIMEOUT))
-        return min(timers) if timers else None
+                timer = (max(self._turn_since, self.resume_at) + self.timing.turn_timeout_ms, _TIMEOUT)
+            best = min(best, timer)
+        return None if best[0] >= _NEVER else best
 
     def _run_timers(self, until: int, inclusive: bool) -> None:
+        """Fire the timers due before ``until`` (or at it, when ``inclusive``). ``self._timer``
+        is the next timer, kept current: everything a timer depends on changes only in here or
+        in the input handlers, after which ``feed`` recomputes it."""
         while True:
-            timer = self._next_timer()
+            timer = self._timer
             if timer is None or timer[0] > until or (timer[0] == until and not inclusive):
                 return
             at, kind = timer
@@ -649,6 +669,7 @@ class LiveGame:
                 assert on_turn is not None
                 self._emit(TurnTimedOut(at, on_turn))  # S36
                 self._to_engine(at, Flip(on_turn), "timeout")
+            self._timer = self._next_timer()
 
     # Plumbing ----------------------------------------------------------------------------------
 
