@@ -175,23 +175,29 @@ class Bot:
         self._reader = reader if reader is not None else TableReader(rules)
         self._key = self._reader.key
         self._own_pool_only = rules.pool_call is PoolCall.FLIPPER_TAKES_POOL
-        self._seen_seq = -1
-        self._seen_flips = -1
         self._flip_key: tuple[int, int, int] | None = None
         self._handled: set[tuple[object, ...]] = set()
         self.misses = 0
         self.false_calls = 0
-        self._false_in = self._flips_to_false_call()
+        self._false_at = self._flips_to_false_call()  # the flip count of the next false call
 
     def _flips_to_false_call(self) -> int:
-        """Flips seen until the next false call: geometric, the same as a chance of
-        ``false_per_flip`` at every flip, for one draw per false call instead of one per flip."""
+        """Flips until the next false call: geometric, the same as a chance of ``false_per_flip``
+        at every flip, for one draw per false call instead of one per flip."""
         p = self.level.false_per_flip
         if p <= 0:
             return 1 << 62
         if p >= 1:
             return 1
         return 1 + int(math.log(1.0 - self.rng.random()) / math.log(1.0 - p))
+
+    def wants(self, view: PlayerView) -> bool:
+        """Whether ``view`` could make this bot act (on turn, a match showing, a false call due).
+
+        ``on_view`` of any other view returns no press and changes nothing, so a simulation may
+        skip it (the bot game does: most views need nothing from most seats).
+        """
+        return view.turn == self.seat or view.flips >= self._false_at or bool(self._reader.matches(view))
 
     def on_view(self, view: PlayerView, now: int, resume_at: int) -> list[Press]:
         """React to ``view`` arriving at ``now`` (``resume_at``: when the server said play resumes,
@@ -205,28 +211,21 @@ class Bot:
             if flip_key != self._flip_key:
                 self._flip_key = flip_key
                 presses.append(Press(max(now + flip_delay_ms(self.rng), resume_at + 1), seat))
-        if view.seq == self._seen_seq:
-            return presses
-        self._seen_seq = view.seq
-        new_flip = view.flips != self._seen_flips
-        self._seen_flips = view.flips
         if not self.rules.flipper_may_call and view.last_flipper == seat:
             return presses
         rng = self.rng
         for kind, claim, ident in self._matches(view):
             if ident in self._handled:
                 continue
-            self._handled.add(ident)
+            self._handled.add(ident)  # one reaction per match: seen (or missed) once
             if rng.random() < self.level.miss:
                 self.misses += 1
                 continue
             reaction = reaction_ms(self.level, self._piles(view), rng)
             presses.append(Press(now + reaction, seat, (kind, claim, view.seq, reaction)))
             return presses
-        if new_flip:
-            self._false_in -= 1
-        if self._false_in <= 0:
-            self._false_in = self._flips_to_false_call()
+        if view.flips >= self._false_at:
+            self._false_at = view.flips + self._flips_to_false_call()
             false_claim = self._false_claim(view)
             if false_claim is not None:
                 self.false_calls += 1
@@ -296,7 +295,7 @@ def play_bot_game(
     *,
     timing: TimingRules = DEFAULT_TIMING,
     links: Sequence[Link] | None = None,
-    rtt_every_ms: int = 5000,
+    rtt_every_ms: int = 30_000,
     max_steps: int = 2_000_000,
 ) -> BotGame:
     """Play one game of bots (one level per seat) to its end in virtual time, from 0 ms.
@@ -346,9 +345,10 @@ def play_bot_game(
         view = observe(state, None)
         resume_at = game.resume_at
         for seat in range(n):
-            if state.active[seat]:
+            bot = bots[seat]
+            if state.active[seat] and bot.wants(view):
                 arrival = delivered[seat] = max(at + one_way(seat), delivered[seat])
-                for press in bots[seat].on_view(view, arrival, resume_at):
+                for press in bot.on_view(view, arrival, resume_at):
                     send(press)
 
     for seat in range(n):

@@ -381,7 +381,8 @@ class LiveGame:
         """
         self._check(inp)
         self._out = []
-        self._run_timers(inp.at, inclusive=False)
+        if self._timer is not None and self._timer[0] < inp.at:
+            self._run_timers(inp.at, inclusive=False)
         self.now = inp.at
         self.log.append(inp)
         if isinstance(inp, TimedCall):
@@ -680,9 +681,7 @@ class LiveGame:
         before = self.state
         state, events = apply(before, action)
         self.engine_log.append((at, action))
-        out = self._out
-        for event in events:
-            out.append((at, event))
+        self._out.extend([(at, event) for event in events])
         if state is not before:
             self.state = state
             self._states.append(state)
