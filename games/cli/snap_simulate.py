@@ -36,6 +36,7 @@ class Stats:
 
     players: int
     levels: tuple[str, ...]
+    tie_window_ms: int = 30
     games: int = 0
     wins: Counter[int] = field(default_factory=Counter)
     draws: int = 0
@@ -78,7 +79,7 @@ def simulate(
     rules = rules or SnapRules()
     timing = timing or TimingRules()
     rng = random.Random(seed)
-    stats = Stats(players, tuple(level.name for level in levels))
+    stats = Stats(players, tuple(level.name for level in levels), timing.tie_window_ms)
     desc = f"{players}p {'/'.join(sorted(set(stats.levels)))}"
     for _ in tqdm(range(games), desc=desc, disable=not progress, unit="game", leave=False):
         deal = shuffled_deal(rules, players, rng)
@@ -130,7 +131,10 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
 def report(stats: Stats) -> str:
     """The figures issue 6 asks for, as text."""
     g = stats.games
-    lines = [f"{g} games, {stats.players} players, levels by seat: {', '.join(stats.levels)}"]
+    lines = [
+        f"{g} games, {stats.players} players, levels by seat: {', '.join(stats.levels)}, "
+        f"tie window {stats.tie_window_ms} ms"
+    ]
     lines.append("wins by seat: " + ", ".join(f"{s}: {stats.wins[s] / g:.1%}" for s in range(stats.players)))
     lines.append(f"drawn games: {stats.draws / g:.1%}")
     lines.append("how games ended: " + ", ".join(f"{name} {stats.endings[name] / g:.1%}" for name in ENDINGS))
@@ -253,6 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--svg", type=Path, help="histogram file (default snap-lengths-<players>p-<level>.svg)"
     )
+    parser.add_argument("--tie-window", type=int, help="tie_window_ms (S34; default 30)")
     parser.add_argument("--cap-table", action="store_true", help="the cap report for every level and size")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
@@ -265,7 +270,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = args.levels.split(",") if args.levels else [args.level] * args.players
     if len(names) != args.players or any(name not in LEVELS for name in names):
         parser.error(f"--levels needs {args.players} names from {', '.join(LEVELS)}")
-    stats = simulate(args.players, args.games, [LEVELS[name] for name in names], args.seed, progress=progress)
+    timing = TimingRules() if args.tie_window is None else TimingRules(tie_window_ms=args.tie_window)
+    levels = [LEVELS[name] for name in names]
+    stats = simulate(args.players, args.games, levels, args.seed, timing=timing, progress=progress)
     print(report(stats))
     label = args.level if not args.levels else "mixed"
     path = args.svg or Path(f"snap-lengths-{args.players}p-{label}.svg")
