@@ -637,7 +637,12 @@ class LiveGame:
             else:
                 timer = (max(self._turn_since, self.resume_at) + self.timing.turn_timeout_ms, _TIMEOUT)
             best = min(best, timer)
-        return None if best[0] >= _NEVER else best
+        if best[0] >= _NEVER:
+            return None
+        # Never before now: a deadline can move into the past (a lower round trip measured after
+        # a call was queued; a delayed flip held by a freeze that ended without a pause). The
+        # timer then fires as soon as that is known.
+        return best if best[0] >= self.now else (self.now, best[1])
 
     def _run_timers(self, until: int, inclusive: bool) -> None:
         """Fire the timers due before ``until`` (or at it, when ``inclusive``). ``self._timer``

@@ -8,15 +8,17 @@ worked out by hand in the comments (S33: ``arrival - min(lag, min(300, rtt + 50)
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.errors import IllegalAction, InvalidRules
 from games.engine.snap import CallKind, EmptyFacedown, PairClaim, SnapRules, replay
 from games.engine.snap.actions import Call, CapReached, Tie
+from games.engine.snap.playout import correct_claims, shuffled_deal
 from games.engine.snap.timing import (
     Advance,
     CallRefused,
@@ -25,6 +27,7 @@ from games.engine.snap.timing import (
     RoundTrip,
     TimedCall,
     TimedFlip,
+    TimedInput,
     TimingRules,
     replay_timed,
     reveal_delay,
@@ -387,3 +390,53 @@ def test_S38_the_engine_inputs_produced_replay_through_the_bare_engine() -> None
     game = scripted()
     state, _events = replay(game.rules, game.deal, game.dealer, engine_inputs(game))  # type: ignore[arg-type]
     assert state.cs == game.state.cs and state.pools == game.state.pools and state.seq == game.state.seq
+
+
+# Random timed inputs -----------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 6), jitter=st.sampled_from([0, 80]))
+def test_S34_S38_random_timed_inputs_keep_the_invariants(seed: int, players: int, jitter: int) -> None:
+    """Random presses from every seat (right, wrong, stale, bare), round trips and pauses:
+    flips never happen while a valid call waits, time never runs backwards, and both the timed
+    log and the engine inputs replay to the same game."""
+    rng = random.Random(seed)
+    timing = TimingRules(reveal_jitter_ms=jitter)
+    deal = shuffled_deal(CLASSIC, players, rng)
+    game = LiveGame(CLASSIC, deal, 0, timing)
+    at = 0
+    for _ in range(250):
+        if game.state.result is not None:
+            break
+        at += rng.choice([0, 1, 5, 20, 60, 200, 700])
+        seat = rng.randrange(players)
+        roll = rng.random()
+        if roll < 0.45:
+            inp: TimedInput = TimedFlip(at, seat, rng.randint(0, jitter))
+        elif roll < 0.85:
+            seq = max(0, game.state.seq - rng.choice([0, 0, 0, 1, 2]))
+            claims = correct_claims(game.state, seat, CallKind.SNAP) if rng.random() < 0.7 else []
+            claim = (
+                rng.choice(claims) if claims else rng.choice([None, PairClaim.of(seat, (seat + 1) % players)])
+            )
+            inp = TimedCall(at, seat, CallKind.SNAP, claim, seq, rng.randint(0, 900))
+        elif roll < 0.92:
+            inp = RoundTrip(at, seat, rng.randint(0, 600))
+        else:
+            inp = Advance(at)
+        game.feed(inp)
+    times = [t for t, _e in game.events]
+    assert times == sorted(times)
+    waiting: set[int] = set()
+    for _t, event in game.events:
+        if event.type == "call_queued" and event.valid:  # type: ignore[attr-defined]
+            waiting.add(event.caller)  # type: ignore[attr-defined]
+        elif event.type == "decided":
+            waiting.difference_update(event.callers)  # type: ignore[attr-defined]
+        elif event.type == "flip":
+            assert not waiting, "a flip while a valid call was waiting (S34)"
+    again = replay_timed(CLASSIC, deal, 0, game.log, timing=timing)
+    assert [(t, e.to_dict()) for t, e in again.events] == [(t, e.to_dict()) for t, e in game.events]
+    state, _ = replay(CLASSIC, deal, 0, engine_inputs(game))  # type: ignore[arg-type]
+    assert state.cs == game.state.cs and state.result == game.state.result
