@@ -506,10 +506,12 @@ class LiveGame:
             resolved = {id(p): self._resolve(p) for p in window}
             claim, flag = resolved[id(first)]
             if claim is None:
-                # Nothing the bare call saw can still be won: the engine answers "late" (S15).
+                # Nothing the call claims can still be won: the engine answers "late" (S15).
                 self._pending.remove(first)
                 self._emit(Decided(at, (first.caller,), False, False))
-                self._to_engine(at, Call(first.caller, first.kind, None, first.seq, first.sound), "call")
+                self._to_engine(
+                    at, Call(first.caller, first.kind, first.claim, first.seq, first.sound), "call"
+                )
                 continue
             group = self._tie_group((first, claim, flag), window, resolved)
             for p, _claim, _flag in group:
@@ -522,8 +524,9 @@ class LiveGame:
     def _resolve(self, p: _Pending) -> tuple[Claim | None, bool]:
         """The claim ``p`` is decided on and whether it is won as it stands (S35).
 
-        A bare call gets the engine's pick (S26) among the claims it saw that can still be won;
-        None when none can (the engine will call it late).
+        A bare call gets the engine's pick (S26) among the claims it saw that can still be won.
+        None when nothing it claims can be won any more: the call is late (S15) and ties with
+        nobody; the engine is told on its own.
         """
         seen = self._states[p.seq]
         state = self.state
@@ -535,7 +538,7 @@ class LiveGame:
             elif self._covered_after(p, claim):
                 standing.append((claim, True))
         if not standing:
-            return p.claim, False
+            return None, False
         claim, flag = min(standing, key=lambda cf: _pick_key(state, p.caller, cf[0]))
         return claim, flag
 
