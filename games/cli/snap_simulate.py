@@ -48,8 +48,8 @@ class Stats:
     wrong: int = 0
     late: int = 0
     captures: int = 0  # won by a call (not the last player's sweep)
-    ties: int = 0  # engine tie events (one per pool a tie fed)
-    tie_decisions: int = 0
+    ties: int = 0  # engine tie events: piles that went to the centre (one per pool a tie fed)
+    tie_decisions: int = 0  # Tie inputs the layer made (a member may still turn out late)
     as_they_stand: int = 0
     flip_cap_at: list[int | None] = field(default_factory=list)  # when flip max_flips came (ms)
 
@@ -138,10 +138,10 @@ def report(stats: Stats) -> str:
     lines.append("wins by seat: " + ", ".join(f"{s}: {stats.wins[s] / g:.1%}" for s in range(stats.players)))
     lines.append(f"drawn games: {stats.draws / g:.1%}")
     lines.append("how games ended: " + ", ".join(f"{name} {stats.endings[name] / g:.1%}" for name in ENDINGS))
-    resolved = stats.captures + stats.tie_decisions
+    resolved = stats.captures + stats.ties
     lines.append(
-        f"tie rate: {stats.tie_decisions / max(1, resolved):.1%} of won or tied claims "
-        f"({stats.tie_decisions / g:.2f} ties per game)"
+        f"tie rate: {stats.ties / max(1, resolved):.1%} of won or tied claims "
+        f"({stats.ties / g:.2f} ties per game, {stats.tie_decisions / g:.2f} tie decisions per game)"
     )
     lines.append(
         f"wrong-call rate: {stats.wrong / max(1, stats.calls):.1%} of accepted calls "
