@@ -175,7 +175,7 @@ class Bot:
         self._reader = reader if reader is not None else TableReader(rules)
         self._key = self._reader.key
         self._own_pool_only = rules.pool_call is PoolCall.FLIPPER_TAKES_POOL
-        self._flip_key: tuple[int, int, int] | None = None
+        self._flip_key: tuple[int, int, int] | None = None  # the view a flip was pressed for
         self._handled: set[tuple[object, ...]] = set()
         self.misses = 0
         self.false_calls = 0
@@ -199,14 +199,15 @@ class Bot:
         """
         return view.turn == self.seat or view.flips >= self._false_at or bool(self._reader.matches(view))
 
-    def on_view(self, view: PlayerView, now: int, resume_at: int) -> list[Press]:
-        """React to ``view`` arriving at ``now`` (``resume_at``: when the server said play resumes,
-        S34). Returns the presses the bot decides to make, at future times."""
+    def on_view(self, view: PlayerView, now: int, resume_at: int | None) -> list[Press]:
+        """React to ``view`` arriving at ``now``. ``resume_at`` is when the server said play may
+        go on after a decision (S34), None while a decision is pending (no flip then). Returns
+        the presses the bot decides to make, at future times."""
         seat = self.seat
         if view.result is not None or not view.piles[seat].active:
             return []
         presses: list[Press] = []
-        if view.turn == seat:
+        if view.turn == seat and resume_at is not None:
             flip_key = (view.flips, view.seq, resume_at)
             if flip_key != self._flip_key:
                 self._flip_key = flip_key
@@ -343,7 +344,7 @@ def play_bot_game(
         # size and top are public, S5), which a bot does not read: one view serves every seat
         # (tests/games/engine/snap/test_bots.py checks the equality).
         view = observe(state, None)
-        resume_at = game.resume_at
+        resume_at = None if game.frozen else game.resume_at
         for seat in range(n):
             bot = bots[seat]
             if state.active[seat] and bot.wants(view):
@@ -354,7 +355,7 @@ def play_bot_game(
     for seat in range(n):
         push(0, seat, RoundTrip(0, seat, links[seat].rtt_ms))
     publish(0)
-    published = (game.state.seq, game.resume_at)
+    published = (game.state.seq, game.resume_at, game.frozen)
     steps = 0
     due = game.next_due()
     while game.state.result is None:
@@ -371,7 +372,8 @@ def play_bot_game(
                 push(at + rtt_every_ms, seat, RoundTrip(at + rtt_every_ms, seat, inp.rtt_ms))
             game.feed(inp)
         due = game.next_due()
-        if (game.state.seq, game.resume_at) != published:
-            published = (game.state.seq, game.resume_at)
+        if (game.state.seq, game.resume_at, game.frozen) != published:
+            # A new state, or a decision pending or taken: the clients hear of it.
+            published = (game.state.seq, game.resume_at, game.frozen)
             publish(game.now)
     return BotGame(game, bots)
