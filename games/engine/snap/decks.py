@@ -37,6 +37,10 @@ class Deck:
     def size(self) -> int:
         return len(self.cards)
 
+    def match_labels(self, match_key: str) -> tuple[str, ...]:
+        """Per card, what it matches on under ``match_key`` (a MatchKey value): "7", "7H", "cat"."""
+        return {"rank": self.rank, "exact_card": self.face, "picture_id": self.picture}[match_key]
+
     def index(self) -> dict[str, int]:
         """Card name -> engine index."""
         return {name: i for i, name in enumerate(self.cards)}

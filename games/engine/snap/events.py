@@ -31,7 +31,8 @@ class SnapResult:
 
     ``placings[seat]`` uses competition ranking (1, 2, 2, 4). ``elimination_order`` lists the
     groups of seats eliminated by the same input, first group first. ``cards[seat]`` counts the
-    personal cards each seat held at the end (used at adjudication).
+    personal cards each seat held at the end (used at adjudication). ``wrong_calls[seat]`` counts
+    the seat's wrong calls in the game (S42 uses them in a series' sudden death).
     """
 
     winner: int | None
@@ -40,6 +41,7 @@ class SnapResult:
     elimination_order: tuple[tuple[int, ...], ...]
     placings: tuple[int, ...]
     cards: tuple[int, ...]
+    wrong_calls: tuple[int, ...]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -49,6 +51,7 @@ class SnapResult:
             "elimination_order": [list(group) for group in self.elimination_order],
             "placings": list(self.placings),
             "cards": list(self.cards),
+            "wrong_calls": list(self.wrong_calls),
         }
 
 

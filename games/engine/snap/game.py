@@ -53,11 +53,7 @@ from games.engine.snap.state import Deal, History, Pool, SnapState
 
 def match_keys(deck: Deck, match_key: MatchKey) -> tuple[int, ...]:
     """S2: per card index, an integer that two cards share exactly when they match."""
-    labels = {
-        MatchKey.RANK: deck.rank,
-        MatchKey.EXACT_CARD: deck.face,
-        MatchKey.PICTURE_ID: deck.picture,
-    }[match_key]
+    labels = deck.match_labels(match_key)
     numbering: dict[str, int] = {}
     return tuple(numbering.setdefault(label, len(numbering)) for label in labels)
 
@@ -460,6 +456,7 @@ def _result(state: SnapState, reason: EndReason) -> SnapResult:
         elimination_order=state.eliminations,
         placings=tuple(placings),
         cards=cards,
+        wrong_calls=state.wrong_calls,
     )
 
 
@@ -591,23 +588,29 @@ def _ineligible(state: SnapState, caller: int, claim: Claim | None, kind: CallKi
 def _candidates(state: SnapState, caller: int, kind: CallKind) -> list[Claim]:
     """Every correct claim of ``kind`` on ``state`` that ``caller`` may win (S26)."""
     rules = state.rules
-    n = state.n
-    found: list[Claim] = []
     if rules.single_pile:
         return [CentralClaim()] if _holds(state, CentralClaim()) else []
-    pairs = kind is CallKind.SNAP or (rules.silent and kind is CallKind.SNAP_POOL)
-    pools = kind is CallKind.SNAP_POOL or (rules.silent and kind is CallKind.SNAP)
-    if pairs:
-        found.extend(
-            PairClaim(a, b) for a in range(n) for b in range(a + 1, n) if _holds(state, PairClaim(a, b))
-        )
-    if pools:
-        seats = [caller] if rules.pool_call is PoolCall.FLIPPER_TAKES_POOL else range(n)
-        found.extend(
-            PoolClaim(p.id, s) for p in state.pools for s in seats if _holds(state, PoolClaim(p.id, s))
-        )
+    keys = state.keys
+    # Active seats showing a card, grouped by the match key of their top.
+    showing: dict[int, list[int]] = {}
+    for seat in range(state.n):
+        top = state.top(seat)
+        if top is not None and state.active[seat]:
+            showing.setdefault(keys[top], []).append(seat)
+    found: list[Claim] = []
+    if kind is CallKind.SNAP or (rules.silent and kind is CallKind.SNAP_POOL):
+        for seats in showing.values():
+            found.extend(PairClaim(a, b) for i, a in enumerate(seats) for b in seats[i + 1 :])
+    if kind is CallKind.SNAP_POOL or (rules.silent and kind is CallKind.SNAP):
+        only_own = rules.pool_call is PoolCall.FLIPPER_TAKES_POOL
+        for pool in state.pools:
+            found.extend(
+                PoolClaim(pool.id, seat)
+                for seat in showing.get(keys[pool.cards[0]], ())
+                if not only_own or seat == caller
+            )
     if kind is CallKind.SLAP:
-        found.extend(SlapClaim(s) for s in range(n) if s != caller and _holds(state, SlapClaim(s)))
+        found.extend(SlapClaim(s) for s in range(state.n) if s != caller and _holds(state, SlapClaim(s)))
     return found
 
 

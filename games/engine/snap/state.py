@@ -212,13 +212,15 @@ class SnapState:
 
 @dataclass(frozen=True, slots=True)
 class PileView:
-    """What everyone sees of one seat: pile sizes, the face-up top and when it was flipped."""
+    """What everyone sees of one seat: pile sizes, the face-up top, what that top matches on
+    (``match``: its rank, card or picture, per the rules' match_key) and when it was flipped."""
 
     seat: int
     active: bool
     facedown: int
     faceup: int
     top: str | None
+    match: str | None
     top_flip: int | None
 
 
@@ -230,6 +232,7 @@ class PoolView:
     number: int
     size: int
     top: str | None
+    match: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +255,7 @@ class PlayerView:
     central_size: int
     central_top: str | None
     central_below: str | None
+    central_matches: tuple[str, ...]
     cap_reached: bool
     result: SnapResult | None
 
@@ -271,14 +275,19 @@ class PlayerView:
                     "facedown": p.facedown,
                     "faceup": p.faceup,
                     "top": p.top,
+                    "match": p.match,
                     "top_flip": p.top_flip,
                 }
                 for p in self.piles
             ],
-            "pools": [{"id": p.id, "number": p.number, "size": p.size, "top": p.top} for p in self.pools],
+            "pools": [
+                {"id": p.id, "number": p.number, "size": p.size, "top": p.top, "match": p.match}
+                for p in self.pools
+            ],
             "central_size": self.central_size,
             "central_top": self.central_top,
             "central_below": self.central_below,
+            "central_matches": list(self.central_matches),
             "cap_reached": self.cap_reached,
             "result": None if self.result is None else self.result.to_dict(),
         }
@@ -290,6 +299,7 @@ def observe(state: SnapState, seat: int | None) -> PlayerView:
     if seat is not None and not 0 <= seat < state.n:
         raise IllegalAction("no_such_seat", str(seat))
     names = state.deck.cards
+    labels = state.deck.match_labels(state.rules.match_key)
     piles = []
     for s in range(state.n):
         k = state.ks[s]
@@ -301,11 +311,12 @@ def observe(state: SnapState, seat: int | None) -> PlayerView:
                 facedown=len(state.cs[s]) - k,
                 faceup=k,
                 top=None if top is None else names[top],
+                match=None if top is None else labels[top],
                 top_flip=state.flip_no[s] if k else None,
             )
         )
     pools = tuple(
-        PoolView(id=p.id, number=i + 1, size=len(p.cards), top=names[p.cards[0]] if p.cards else None)
+        PoolView(id=p.id, number=i + 1, size=len(p.cards), top=names[p.cards[0]], match=labels[p.cards[0]])
         for i, p in enumerate(state.pools)
     )
     visible = len(state.central) - state.central_hidden
@@ -322,6 +333,7 @@ def observe(state: SnapState, seat: int | None) -> PlayerView:
         central_size=len(state.central),
         central_top=names[state.central[0]] if visible >= 1 else None,
         central_below=names[state.central[1]] if visible >= 2 else None,
+        central_matches=tuple(labels[c] for c in state.central[: min(visible, 2)]),
         cap_reached=state.cap_seat is not None,
         result=state.result,
     )

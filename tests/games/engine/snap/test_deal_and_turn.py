@@ -47,8 +47,8 @@ def test_S4_deal_must_be_the_whole_deck() -> None:
 
 
 def test_S3_winner_deals_next_and_a_draw_keeps_the_dealer() -> None:
-    won = SnapResult(2, EndReason.LAST_PLAYER, False, ((0,), (1,)), (3, 2, 1), (0, 0, 52))
-    drawn = SnapResult(None, EndReason.NOBODY_LEFT, False, ((0, 1, 2),), (1, 1, 1), (0, 0, 0))
+    won = SnapResult(2, EndReason.LAST_PLAYER, False, ((0,), (1,)), (3, 2, 1), (0, 0, 52), (0, 0, 0))
+    drawn = SnapResult(None, EndReason.NOBODY_LEFT, False, ((0, 1, 2),), (1, 1, 1), (0, 0, 0), (1, 0, 0))
     assert next_dealer(won, dealer=0) == 2
     assert next_dealer(drawn, dealer=1) == 1
 
@@ -83,7 +83,15 @@ def test_S5_only_top_and_sizes_of_faceup_piles_are_visible() -> None:
     state, _ = flip(state, 4)
     view = observe(state, 1).to_dict()
     pile0 = view["piles"][0]
-    assert pile0 == {"seat": 0, "active": True, "facedown": 24, "faceup": 2, "top": "9C", "top_flip": 3}
+    assert pile0 == {
+        "seat": 0,
+        "active": True,
+        "facedown": 24,
+        "faceup": 2,
+        "top": "9C",
+        "match": "9",  # what the top matches on (its rank under match_key = rank)
+        "top_flip": 3,
+    }
     assert "5H" not in str(view)  # covered: no longer visible
 
 

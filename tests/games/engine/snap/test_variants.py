@@ -9,6 +9,7 @@ from games.engine.snap import (
     Call,
     CallKind,
     CentralClaim,
+    EmptyFacedown,
     EndReason,
     Flip,
     MatchKey,
@@ -21,8 +22,9 @@ from games.engine.snap import (
     apply,
     legal_actions,
     observe,
+    recycle_due,
 )
-from tests.games.engine.snap.helpers import CLASSIC, call, down, flip, pools, rules, start, types, up
+from tests.games.engine.snap.helpers import CLASSIC, SHAPES, call, down, flip, pools, rules, start, types, up
 
 ANIMALS = rules(deck="animals", match_key=MatchKey.PICTURE_ID, picture=True)
 
@@ -144,7 +146,7 @@ def test_variant_single_pile_player_without_facedown_cards_is_out_and_no_dead_st
     assert state.result.ended_by is EndReason.LAST_PLAYER
 
 
-def test_S31_slapjack_slap_takes_a_jack_topped_pile() -> None:
+def test_variant_slapjack_S31_slap_takes_a_jack_topped_pile() -> None:
     slap = rules(slapjack=True)
     state = start(slap, 3, {0: ["2C", "JC"], 1: ["3D"], 2: ["4H"]})
     state, _ = flip(state, 4)
@@ -240,3 +242,26 @@ def test_S12_snap_pool_with_a_claim_must_name_an_existing_pool() -> None:
     state, _ = flip(state, 2)
     state, events = apply(state, Call(0, CallKind.SNAP_POOL, PoolClaim(3, 0), state.seq))
     assert types(events)[-1] == "wrong_call"
+
+
+def test_variant_speed_recycles_on_a_tick_with_shuffle_orders_and_feed_pool() -> None:
+    shuffled = rules(SHAPES, speed=True, empty_facedown=EmptyFacedown.RECYCLE_SHUFFLE)
+    state = start(shuffled, 2, {})
+    for _ in range(6):
+        state, _ = apply(state, Tick())
+    assert recycle_due(state) == [0, 1]
+    with pytest.raises(IllegalAction) as exc:
+        apply(state, Tick())
+    assert exc.value.code == "order_required"
+    order0 = ("sun.1", "moon.1", "heart.1", "star.1", "square.1", "circle.1")
+    order1 = ("circle.2", "square.2", "star.2", "heart.2", "moon.2", "sun.2")
+    state, events = apply(state, Tick(((0, order0), (1, order1))))
+    assert types(events) == ["recycle", "flip", "recycle", "flip"]
+    assert [e.card for e in events if e.type == "flip"] == ["sun.1", "circle.2"]
+    fed = rules(SHAPES, speed=True, empty_facedown=EmptyFacedown.FEED_POOL)
+    state = start(fed, 3, {})
+    for _ in range(4):
+        state, _ = apply(state, Tick())
+    state, events = apply(state, Tick())  # every seat's face-down pile is empty: all feed pools
+    assert types(events)[:3] == ["pool", "pool", "pool"]
+    assert state.result is not None and state.result.ended_by is EndReason.NOBODY_LEFT
