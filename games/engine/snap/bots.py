@@ -37,7 +37,6 @@ from random import Random
 
 from games.engine.snap.actions import CallKind, CentralClaim, Claim, PairClaim, PoolClaim, SlapClaim
 from games.engine.snap.decks import DECKS, JACK
-from games.engine.snap.game import match_keys
 from games.engine.snap.rules import PoolCall, SnapRules
 from games.engine.snap.state import Deal, PlayerView, observe
 from games.engine.snap.timing import (
@@ -117,13 +116,14 @@ class Press:
 
 
 class TableReader:
-    """Reads the correct claims off a view (what any player sees). Bots of one game share a
-    reader so each view is read once; it keeps only the last view read."""
+    """Reads the correct claims off a view (what any player sees), by the ``match`` labels the view
+    gives each visible top. Bots of one game share a reader so each view is read once; it keeps
+    only the last view read."""
 
     def __init__(self, rules: SnapRules) -> None:
         deck = DECKS[rules.deck]
         self.rules = rules
-        self.key = dict(zip(deck.cards, match_keys(deck, rules.match_key), strict=True))
+        # Slapjack: which faces are Jacks (printed on the card, so public knowledge).
         self.jacks = {name for name, rank in zip(deck.cards, deck.rank, strict=True) if rank == JACK}
         self._view: PlayerView | None = None
         self._found: list[tuple[CallKind, Claim, tuple[object, ...]]] = []
@@ -132,24 +132,20 @@ class TableReader:
         """Every correct claim in ``view`` (any caller), the most recently flipped first."""
         if view is self._view:
             return self._found
-        key = self.key
         found: list[tuple[int, CallKind, Claim, tuple[object, ...]]] = []
         if self.rules.single_pile:
-            top, below = view.central_top, view.central_below
-            if top is not None and below is not None and key[top] == key[below]:
+            shown = view.central_matches
+            if len(shown) == 2 and shown[0] == shown[1]:
                 found.append((0, CallKind.SNAP, CentralClaim(), ("central", view.central_size)))
         else:
-            tops = [(p.seat, key[p.top], p.top_flip or 0, p.top) for p in view.piles if p.active and p.top]
+            tops = [(p.seat, p.match, p.top_flip or 0, p.top) for p in view.piles if p.active and p.match]
             for i, (a, ka, fa, _) in enumerate(tops):
                 for b, kb, fb, _ in tops[i + 1 :]:
                     if ka == kb:
                         found.append((max(fa, fb), CallKind.SNAP, PairClaim(a, b), ("pair", a, b, fa, fb)))
             for pool in view.pools:
-                if pool.top is None:
-                    continue
-                kp = key[pool.top]
                 for s, ks, fs, _ in tops:
-                    if ks == kp:
+                    if ks == pool.match:
                         ident = ("pool", pool.id, pool.size, s, fs)
                         found.append((fs, CallKind.SNAP_POOL, PoolClaim(pool.id, s), ident))
             if self.rules.slapjack:
@@ -173,7 +169,6 @@ class Bot:
         self.rules = rules
         self.rng = rng
         self._reader = reader if reader is not None else TableReader(rules)
-        self._key = self._reader.key
         self._own_pool_only = rules.pool_call is PoolCall.FLIPPER_TAKES_POOL
         self._flip_key: tuple[int, int, int] | None = None  # the view a flip was pressed for
         self._handled: set[tuple[object, ...]] = set()
@@ -254,11 +249,10 @@ class Bot:
 
     def _false_claim(self, view: PlayerView) -> Claim | None:
         """A claim that does not hold: what a bot "sees" when it misreads two cards."""
-        key = self._key
         if self.rules.single_pile:
-            top, below = view.central_top, view.central_below
-            return CentralClaim() if top is not None and (below is None or key[top] != key[below]) else None
-        tops = [(p.seat, key[p.top]) for p in view.piles if p.active and p.top]
+            shown = view.central_matches
+            return CentralClaim() if shown and (len(shown) < 2 or shown[0] != shown[1]) else None
+        tops = [(p.seat, p.match) for p in view.piles if p.active and p.match]
         pairs = [(a, b) for i, (a, ka) in enumerate(tops) for b, kb in tops[i + 1 :] if ka != kb]
         if not pairs:
             return None
