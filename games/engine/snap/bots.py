@@ -171,6 +171,7 @@ class Bot:
         self._reader = reader if reader is not None else TableReader(rules)
         self._own_pool_only = rules.pool_call is PoolCall.FLIPPER_TAKES_POOL
         self._flip_key: tuple[int, int, int] | None = None  # the view a flip was pressed for
+        self._seen_seq = -1
         self._handled: set[tuple[object, ...]] = set()
         self.misses = 0
         self.false_calls = 0
@@ -207,6 +208,9 @@ class Bot:
             if flip_key != self._flip_key:
                 self._flip_key = flip_key
                 presses.append(Press(max(now + flip_delay_ms(self.rng), resume_at + 1), seat))
+        if view.seq == self._seen_seq:
+            return presses  # the same table again (a freeze began or ended): nothing new to call
+        self._seen_seq = view.seq
         if not self.rules.flipper_may_call and view.last_flipper == seat:
             return presses
         rng = self.rng
@@ -310,6 +314,7 @@ def play_bot_game(
     heap: list[tuple[int, int, int, TimedInput]] = []
     counter = 0
     delivered = [0] * n  # per seat: when its latest view arrived (a connection keeps order)
+    last_view: list[PlayerView | None] = [None]
 
     def one_way(seat: int) -> int:
         link = links[seat]
@@ -337,9 +342,16 @@ def play_bot_game(
         # observe(state, seat) differs between seats only in its ``seat`` field (every pile's
         # size and top are public, S5), which a bot does not read: one view serves every seat
         # (tests/games/engine/snap/test_bots.py checks the equality).
-        view = observe(state, None)
+        view = last_view[0]
+        seats: Sequence[int] = range(n)
+        if view is None or view.seq != state.seq:
+            view = last_view[0] = observe(state, None)
+        elif state.turn is not None:
+            # A freeze began or ended on the same table: only the seat on turn can act on that
+            # (its flip); any other bot's on_view would return nothing.
+            seats = (state.turn,)
         resume_at = None if game.frozen else game.resume_at
-        for seat in range(n):
+        for seat in seats:
             bot = bots[seat]
             if state.active[seat] and bot.wants(view):
                 arrival = delivered[seat] = max(at + one_way(seat), delivered[seat])
