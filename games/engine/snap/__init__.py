@@ -73,6 +73,7 @@ __all__ = [
     "action_from_dict",
     "action_to_dict",
     "apply",
+    "correct_claims",
     "legal_actions",
     "match_keys",
     "new_game",

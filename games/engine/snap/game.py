@@ -202,6 +202,13 @@ def legal_actions(state: SnapState, seat: int) -> list[Action]:
     return actions
 
 
+def correct_claims(state: SnapState, caller: int, kind: CallKind) -> list[Claim]:
+    """The claims of ``kind`` that hold now and that ``caller`` could win (for bots and tests)."""
+    if state.result is not None or not 0 <= caller < state.n or not state.active[caller]:
+        return []
+    return [c for c in _candidates(state, caller, kind) if _ineligible(state, caller, c, kind) is None]
+
+
 def recycle_due(state: SnapState) -> list[int]:
     """Seats whose next flip turns their face-up pile over (speed: all of them at the next tick)."""
     if state.result is not None or state.rules.single_pile:

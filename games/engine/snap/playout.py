@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from random import Random
 
 from games.engine.snap.actions import Action, Call, CallKind, Claim, Flip, PairClaim, PoolClaim, Tick, Tie
+
+__all__ = ["Playout", "Temperament", "correct_claims", "random_game", "random_input", "shuffled_deal"]
 from games.engine.snap.decks import DECKS
 from games.engine.snap.events import Event
-from games.engine.snap.game import _candidates, _ineligible, apply, legal_actions, new_game, recycle_due
+from games.engine.snap.game import apply, correct_claims, legal_actions, new_game, recycle_due
 from games.engine.snap.rules import EmptyFacedown, SnapRules
 from games.engine.snap.state import Deal, SnapState
 
@@ -22,13 +24,6 @@ def shuffled_deal(rules: SnapRules, players: int, rng: Random) -> Deal:
     order = list(DECKS[rules.deck].cards)
     rng.shuffle(order)
     return Deal(players, tuple(order))
-
-
-def correct_claims(state: SnapState, caller: int, kind: CallKind) -> list[Claim]:
-    """The claims of ``kind`` that hold now and that ``caller`` could win."""
-    if state.result is not None or not state.active[caller]:
-        return []
-    return [c for c in _candidates(state, caller, kind) if _ineligible(state, caller, c, kind) is None]
 
 
 @dataclass(frozen=True, slots=True)
