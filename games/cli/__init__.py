@@ -1,1 +1,1 @@
-"""Command-line tools (simulators, oracles, arenas): they may print, time and write files."""
+"""Command-line tools around the pure engines (simulators, oracles, arenas): they may print, time and write files."""

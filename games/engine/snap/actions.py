@@ -81,7 +81,10 @@ class Call:
     """A call by ``caller`` who saw the state numbered ``seq``.
 
     ``claim`` None lets the engine pick (S26). ``sound`` is the animal sound used (variant
-    ``animal``: the seat whose sound it is; None means the caller's own).
+    ``animal``: the seat whose sound it is; None means the caller's own). ``as_they_stand`` (S35,
+    set only by the timing layer): the call was earlier than the flips that covered its claim, so
+    a claim that held on the seen state and whose piles were since changed only by flips is won
+    with the piles as they stand, covering cards included.
     """
 
     caller: int
@@ -89,17 +92,20 @@ class Call:
     claim: Claim | None
     seq: int
     sound: int | None = None
+    as_they_stand: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Tie:
     """S13: calls that cannot be told apart, as ``(caller, claim)`` pairs judged on state ``seq``.
 
-    Each caller appears once; the claim's shape gives its kind.
+    Each caller appears once; the claim's shape gives its kind. ``as_they_stand``: as for
+    ``Call`` (S35), for every entry.
     """
 
     seq: int
     entries: tuple[tuple[int, Claim], ...]
+    as_they_stand: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +159,8 @@ def action_to_dict(action: Action) -> dict[str, Any]:
             return {"type": "flip", "seat": seat, "order": None if order is None else list(order)}
         case Tick(orders):
             return {"type": "tick", "orders": [[seat, list(order)] for seat, order in orders]}
-        case Call(caller, kind, claim, seq, sound):
-            return {
+        case Call(caller, kind, claim, seq, sound, as_they_stand):
+            data: dict[str, Any] = {
                 "type": "call",
                 "caller": caller,
                 "kind": str(kind),
@@ -162,8 +168,14 @@ def action_to_dict(action: Action) -> dict[str, Any]:
                 "seq": seq,
                 "sound": sound,
             }
-        case Tie(seq, entries):
-            return {"type": "tie", "seq": seq, "entries": [[c, claim_to_dict(cl)] for c, cl in entries]}
+            if as_they_stand:
+                data["as_they_stand"] = True  # only when set: older logs stay byte-identical
+            return data
+        case Tie(seq, entries, as_they_stand):
+            data = {"type": "tie", "seq": seq, "entries": [[c, claim_to_dict(cl)] for c, cl in entries]}
+            if as_they_stand:
+                data["as_they_stand"] = True
+            return data
         case CapReached():
             return {"type": "cap_reached"}
     raise AssertionError(action)  # pragma: no cover
@@ -186,6 +198,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
                     claim_from_dict(data.get("claim")),
                     int(data["seq"]),
                     None if sound is None else int(sound),
+                    bool(data.get("as_they_stand", False)),
                 )
             case "tie":
                 entries = []
@@ -194,7 +207,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
                     if parsed is None:
                         raise IllegalAction("malformed", "a tie entry needs a claim")
                     entries.append((int(caller), parsed))
-                return Tie(int(data["seq"]), tuple(entries))
+                return Tie(int(data["seq"]), tuple(entries), bool(data.get("as_they_stand", False)))
             case "cap_reached":
                 return CapReached()
     except (KeyError, TypeError, ValueError) as exc:

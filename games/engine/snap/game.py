@@ -551,6 +551,30 @@ def _holds(state: SnapState, claim: Claim) -> bool:
     return visible >= 2 and keys[state.central[0]] == keys[state.central[1]]
 
 
+def _stands(seen: SnapState, state: SnapState, claim: Claim, as_they_stand: bool) -> bool:
+    """Whether a claim that held on ``seen`` can still be won now (else the call is late, S15).
+
+    It can when it holds now, or (``as_they_stand``, S35: the timing layer found the call earlier
+    than the covering flips) when its piles changed since ``seen`` by flips only: each claimed
+    seat still active with the same cards in flip order and no fewer face up (no capture, pool
+    or recycle touched it), each claimed pool unchanged. It is then won as it stands.
+    """
+    return _holds(state, claim) or (as_they_stand and _flips_only(seen, state, claim))
+
+
+def _flips_only(seen: SnapState, state: SnapState, claim: Claim) -> bool:
+    """S35: ``claim``'s piles differ between ``seen`` and ``state`` (a later state) by flips only."""
+    for seat in _claim_seats(claim):
+        if not state.active[seat] or state.cs[seat] != seen.cs[seat] or state.ks[seat] < seen.ks[seat]:
+            return False
+    if isinstance(claim, PoolClaim):
+        before = _pool_index(seen, claim.pool)
+        now = _pool_index(state, claim.pool)
+        if before is None or now is None or state.pools[now].cards != seen.pools[before].cards:
+            return False
+    return not isinstance(claim, CentralClaim)
+
+
 def _ineligible(state: SnapState, caller: int, claim: Claim | None, kind: CallKind) -> str | None:
     """S16/S31/S12: why a call is ignored without penalty, or None."""
     if not state.active[caller]:
@@ -645,14 +669,15 @@ def _apply_call(state: SnapState, call: CallInput) -> tuple[SnapState, list[Even
             work.wrong_call(caller, call.kind, None, "nothing_to_claim")
             return work.finish(call=True)
         # Among the claims the caller saw, those still standing; the engine picks (S26).
-        live = [c for c in options if _holds(state, c) and _ineligible(state, caller, c, call.kind) is None]
+        standing = [c for c in options if _stands(seen, state, c, call.as_they_stand)]
+        live = [c for c in standing if _ineligible(state, caller, c, call.kind) is None]
         if not live:
             return state, [IgnoredCall(state.seq, caller, str(call.kind), None, "late")]
         claim = min(live, key=lambda c: _pick_key(state, caller, c))
     elif not _holds(seen, claim):
         work.wrong_call(caller, call.kind, claim, "no_match")  # S14
         return work.finish(call=True)
-    elif not _holds(state, claim):
+    elif not _stands(seen, state, claim, call.as_they_stand):
         return state, [IgnoredCall(state.seq, caller, str(call.kind), claim_to_dict(claim), "late")]  # S15
     work.capture(caller, claim)
     return work.finish(call=True)
@@ -691,7 +716,7 @@ def _apply_tie(state: SnapState, tie: TieInput) -> tuple[SnapState, list[Event]]
             ignored.append((caller, claim, reason))
         elif not _holds(seen, claim):
             wrong.append((caller, claim))
-        elif not _holds(state, claim):
+        elif not _stands(seen, state, claim, tie.as_they_stand):
             ignored.append((caller, claim, "late"))
         else:
             valid.append((caller, claim))

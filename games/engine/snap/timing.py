@@ -1,0 +1,734 @@
+"""Online timing for Snap (rules/snap.md S32-S38): timestamped presses in, engine inputs out.
+
+The engine (``game.py``) judges a call on the state its caller saw, but it has no clock. This layer
+adds the clock as *input*: every timed input carries ``at``, the server time at which it arrived
+(the host reads its clock and writes the value into the input; nothing here reads a clock, S38).
+A ``LiveGame`` is a fold over those inputs, so a timed log replays into the identical game.
+
+What the layer does, rule by rule:
+
+- S32: each state the engine produces gets its server time (``shown_at[seq]``); a call carries the
+  ``seq`` its player had on screen and the reaction time the player's device measured.
+- S33: a call's effective time is ``arrival - lag``, where ``lag = arrival - shown_at[seq] -
+  reaction`` is clamped to ``[0, min(max_lag_compensation_ms, rtt + lag_jitter_ms)]`` and ``rtt``
+  is the caller's latest measured round trip (a ``RoundTrip`` input; none measured yet counts as 0,
+  so an unmeasured client is compensated by at most ``lag_jitter_ms``).
+- S34: a call whose claim held on the state its caller saw ("valid") freezes flips. A call is
+  decided once every call that could be earlier or tied has had time to arrive: at ``effective +
+  tie_window_ms + B``, where ``B`` is the largest compensation bound among active seats (a later
+  arrival can be at most ``B`` earlier). Calls within ``tie_window_ms`` of the earliest whose claims
+  overlap it become one engine ``Tie``; the rest are decided in effective-time order, each judged
+  by the engine on the state it saw (so a call on a claim already taken is late, S15). Then
+  ``post_resolution_pause_ms`` of no flips.
+- S35: a valid call whose claim was covered by a flip that arrived *after* the call's effective
+  time is sent with ``as_they_stand``: it wins the piles as they stand, covering card included.
+- S14/S37: a wrong call locks its caller out for ``wrong_call_lockout_ms`` (from its arrival); at
+  most one pending call per player and ``max_calls_per_s`` accepted calls in any second; refused
+  calls never reach the engine. A reaction under ``review_reaction_ms`` is flagged, never punished.
+- S36: a turn's flip missing for ``turn_timeout_ms`` (counted from when the turn began or play
+  resumed) is made for the player; with ``reveal_jitter_ms`` a flip takes effect a recorded random
+  delay after it arrives, so the flipper cannot time the card's appearance. ``speed`` ticks every
+  ``speed_tick_ms``; ``max_game_seconds`` sends the engine's ``CapReached``.
+
+Readings of unclear points (docs/snap-live.md): wrong calls wait in the queue in effective-time
+order but do not freeze flips (a spammer must not be able to stall the table); a flip that
+arrives while flips are frozen or paused is refused (the client presses again); an input at time
+``t`` is handled before the layer's own timers due at the same ``t``. ``recycle_shuffle`` is not
+supported in timed play (a timed-out flip would need a chance input nobody sent).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from games.engine.errors import IllegalAction, InvalidRules
+from games.engine.snap.actions import (
+    Action,
+    Call,
+    CallKind,
+    CapReached,
+    Claim,
+    Flip,
+    Tick,
+    Tie,
+    claim_from_dict,
+    claim_to_dict,
+)
+from games.engine.snap.events import Event
+from games.engine.snap.game import (
+    _candidates,
+    _check_claim_shape,
+    _claim_seats,
+    _holds,
+    _ineligible,
+    _pick_key,
+    apply,
+    new_game,
+)
+from games.engine.snap.rules import EmptyFacedown, SnapRules
+from games.engine.snap.state import Deal, PlayerView, SnapState, observe
+
+# --------------------------------------------------------------------------------------------
+# Options
+
+
+@dataclass(frozen=True, slots=True)
+class TimingRules:
+    """The S32-S38 numbers (defaults from rules/snap.md). The S14 lockout, the speed tick and the
+    online time cap are ``SnapRules`` fields and are read from there."""
+
+    max_lag_compensation_ms: int = 300  # S33 (casual play may raise it to 500)
+    lag_jitter_ms: int = 50  # S33
+    tie_window_ms: int = 30  # S34: keep it small, it changes the game
+    post_resolution_pause_ms: int = 600  # S34
+    turn_timeout_ms: int = 3000  # S36
+    reveal_jitter_ms: int = 0  # S36: 0 = off
+    max_calls_per_s: int = 4  # S37
+    review_reaction_ms: int = 100  # S37: faster reactions are flagged for review
+
+    def errors(self) -> list[str]:
+        """What is wrong with these numbers (empty when playable)."""
+        found = []
+        if min(self.max_lag_compensation_ms, self.lag_jitter_ms, self.tie_window_ms) < 0:
+            found.append("lag compensation, jitter and tie window cannot be negative (S33, S34)")
+        if self.post_resolution_pause_ms < 0 or self.reveal_jitter_ms < 0 or self.review_reaction_ms < 0:
+            found.append("pause, reveal jitter and review threshold cannot be negative (S34, S36, S37)")
+        if self.turn_timeout_ms < 1 or self.max_calls_per_s < 1:
+            found.append("turn_timeout_ms and max_calls_per_s must be at least 1 (S36, S37)")
+        return found
+
+
+# --------------------------------------------------------------------------------------------
+# Timed inputs (what the server records, S38)
+
+
+@dataclass(frozen=True, slots=True)
+class TimedFlip:
+    """``seat`` pressed flip; it arrived at server time ``at``. ``reveal_delay_ms`` (S36) is the
+    server's recorded random delay before the flip takes effect, in ``[0, reveal_jitter_ms]``."""
+
+    at: int
+    seat: int
+    reveal_delay_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TimedCall:
+    """A call that arrived at ``at``: the engine call's fields plus the caller's own measured
+    ``reaction_ms`` from the frame that showed state ``seq`` to the press (S32)."""
+
+    at: int
+    caller: int
+    kind: CallKind
+    claim: Claim | None
+    seq: int
+    reaction_ms: int
+    sound: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTrip:
+    """S33: the server measured ``seat``'s connection round trip as ``rtt_ms``."""
+
+    at: int
+    seat: int
+    rtt_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Advance:
+    """Time passed to ``at`` (a server timer fired): runs the layer's own due timers."""
+
+    at: int
+
+
+TimedInput = TimedFlip | TimedCall | RoundTrip | Advance
+
+
+def timed_input_to_dict(inp: TimedInput) -> dict[str, Any]:
+    """JSON-friendly form of a timed input (one line of the timed log)."""
+    match inp:
+        case TimedFlip(at, seat, delay):
+            return {"type": "flip", "at": at, "seat": seat, "reveal_delay_ms": delay}
+        case TimedCall(at, caller, kind, claim, seq, reaction, sound):
+            return {
+                "type": "call",
+                "at": at,
+                "caller": caller,
+                "kind": str(kind),
+                "claim": claim_to_dict(claim),
+                "seq": seq,
+                "reaction_ms": reaction,
+                "sound": sound,
+            }
+        case RoundTrip(at, seat, rtt):
+            return {"type": "rtt", "at": at, "seat": seat, "rtt_ms": rtt}
+        case Advance(at):
+            return {"type": "advance", "at": at}
+    raise AssertionError(inp)  # pragma: no cover
+
+
+def timed_input_from_dict(data: dict[str, Any]) -> TimedInput:
+    """Inverse of ``timed_input_to_dict``. Raises IllegalAction("malformed")."""
+    try:
+        match data["type"]:
+            case "flip":
+                return TimedFlip(int(data["at"]), int(data["seat"]), int(data.get("reveal_delay_ms", 0)))
+            case "call":
+                sound = data.get("sound")
+                return TimedCall(
+                    int(data["at"]),
+                    int(data["caller"]),
+                    CallKind(data["kind"]),
+                    claim_from_dict(data.get("claim")),
+                    int(data["seq"]),
+                    int(data["reaction_ms"]),
+                    None if sound is None else int(sound),
+                )
+            case "rtt":
+                return RoundTrip(int(data["at"]), int(data["seat"]), int(data["rtt_ms"]))
+            case "advance":
+                return Advance(int(data["at"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise IllegalAction("malformed", f"timed input {data!r}") from exc
+    raise IllegalAction("malformed", f"timed input {data!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# The layer's own events (engine events pass through unchanged)
+
+
+@dataclass(slots=True)
+class CallQueued(Event):
+    """S33/S34: a call was accepted and waits for its decision at ``decide_at``."""
+
+    type: ClassVar[str] = "call_queued"
+    at: int
+    caller: int
+    seq: int
+    effective: int
+    valid: bool  # its claim held on the state it saw: flips are frozen until it is decided
+    decide_at: int
+
+
+@dataclass(slots=True)
+class CallRefused(Event):
+    """S14/S37 (and a finished game): a call that never reached the engine.
+
+    ``reason``: locked_out | pending_call | rate_limited | not_active | game_over.
+    """
+
+    type: ClassVar[str] = "call_refused"
+    at: int
+    caller: int
+    reason: str
+
+
+@dataclass(slots=True)
+class ReactionFlagged(Event):
+    """S37: a reaction faster than ``review_reaction_ms``, recorded for review, never punished."""
+
+    type: ClassVar[str] = "reaction_flagged"
+    at: int
+    caller: int
+    reaction_ms: int
+
+
+@dataclass(slots=True)
+class FlipRefused(Event):
+    """A flip press without effect. ``reason``: not_your_turn | frozen | paused | flip_pending |
+    turn_changed (a delayed flip whose seat lost the turn) | game_over."""
+
+    type: ClassVar[str] = "flip_refused"
+    at: int
+    seat: int
+    reason: str
+
+
+@dataclass(slots=True)
+class TurnTimedOut(Event):
+    """S36: ``seat`` did not flip for ``turn_timeout_ms``; the flip is made for it."""
+
+    type: ClassVar[str] = "turn_timeout"
+    at: int
+    seat: int
+
+
+@dataclass(slots=True)
+class Decided(Event):
+    """S34/S35: the engine input a decision produced (as a dict) and whether a tie window or the
+    S35 rule shaped it."""
+
+    type: ClassVar[str] = "decided"
+    at: int
+    callers: tuple[int, ...]
+    tie: bool
+    as_they_stand: bool
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A call waiting for its decision."""
+
+    arrival: int
+    caller: int
+    kind: CallKind
+    claim: Claim | None
+    seq: int
+    sound: int | None
+    effective: int
+    valid: bool
+
+
+# Which timer fires first when several are due at the same moment.
+_DECIDE, _CAP, _DELAYED_FLIP, _TICK, _TIMEOUT = range(5)
+_NEVER = 1 << 62
+
+
+class LiveGame:
+    """One Snap game played in (injected) real time.
+
+    ``feed(input)`` takes timed inputs in non-decreasing ``at`` order and returns the stamped
+    events they caused, ``(time, event)``, engine events included. Public read-only attributes:
+    ``state`` (the engine state), ``now``, ``shown_at`` (server time of each seq), ``log`` (every
+    input fed, the timed log: ``replay_timed`` rebuilds the identical game from it),
+    ``engine_log`` (the engine inputs produced, with their times: ``game.replay`` of them gives
+    the same final state), ``events`` (everything stamped so far), ``resume_at``.
+
+    Mutable by design (a server feeds it one input at a time); it reads no clock and draws no
+    random number.
+    """
+
+    def __init__(
+        self,
+        rules: SnapRules,
+        deal: Deal,
+        dealer: int,
+        timing: TimingRules = TimingRules(),
+        start_ms: int = 0,
+    ) -> None:
+        """Deal the game at server time ``start_ms``. Raises InvalidRules, IllegalAction as
+        ``new_game`` does, and InvalidRules for bad timing numbers or ``recycle_shuffle``."""
+        problems = timing.errors()
+        if rules.empty_facedown is EmptyFacedown.RECYCLE_SHUFFLE and not rules.single_pile:
+            problems.append("timed play does not support recycle_shuffle (a timed-out flip has no order)")
+        if problems:
+            raise InvalidRules(problems)
+        self.rules = rules
+        self.timing = timing
+        self.deal = deal
+        self.dealer = dealer
+        self.start_ms = start_ms
+        self.state: SnapState = new_game(rules, deal, dealer)
+        n = self.state.n
+        self._states: list[SnapState] = [self.state]
+        self.shown_at: list[int] = [start_ms]
+        self._cause: list[str] = ["deal"]
+        self.now = start_ms
+        self.rtt: list[int | None] = [None] * n
+        self._lockout_until = [-_NEVER] * n
+        self._recent: list[deque[int]] = [deque() for _ in range(n)]
+        self._pending: list[_Pending] = []
+        self.resume_at = start_ms
+        self._turn_since = start_ms
+        self._delayed_flip: tuple[int, int] | None = None  # (due, seat)
+        self._next_tick = start_ms + rules.speed_tick_ms
+        self._cap_at = start_ms + rules.max_game_seconds * 1000
+        self._rtt_version = 0
+        self._widest_key: tuple[object, ...] = ()
+        self._widest = 0
+        self._timer: tuple[int, int] | None = None
+        self.log: list[TimedInput] = []
+        self.engine_log: list[tuple[int, Action]] = []
+        self.events: list[tuple[int, Event]] = []
+        self._out: list[tuple[int, Event]] = []
+        self._timer = self._next_timer()
+
+    # Reading -----------------------------------------------------------------------------------
+
+    @property
+    def frozen(self) -> bool:
+        """S34: a valid call is waiting for its decision, so no flip may happen."""
+        return bool(self._pending) and any(p.valid for p in self._pending)
+
+    def view(self, seat: int | None) -> PlayerView:
+        """``observe`` of the current state: all a seat (or spectator) may see."""
+        return observe(self.state, seat)
+
+    def bound(self, seat: int) -> int:
+        """S33: the most lag ``seat``'s calls can be compensated for now."""
+        rtt = self.rtt[seat]
+        return min(self.timing.max_lag_compensation_ms, (rtt or 0) + self.timing.lag_jitter_ms)
+
+    def effective_time(self, call: TimedCall) -> int:
+        """S33: ``call``'s effective time (its ``seq`` must be a state of this game)."""
+        lag = call.at - self.shown_at[call.seq] - call.reaction_ms
+        return call.at - max(0, min(lag, self.bound(call.caller)))
+
+    def next_due(self) -> int | None:
+        """When the layer's next own timer fires (None: nothing will happen without an input)."""
+        return None if self._timer is None else self._timer[0]
+
+    # Feeding -----------------------------------------------------------------------------------
+
+    def feed(self, inp: TimedInput) -> list[tuple[int, Event]]:
+        """Handle one timed input and the timers due up to its time; return the stamped events.
+
+        Raises IllegalAction ("time_backwards", "malformed", "no_such_seat", "bad_seq",
+        "not_turn_based") without changing anything, so a rejected input is simply not logged.
+        """
+        self._check(inp)
+        self._out = []
+        if self._timer is not None and self._timer[0] < inp.at:
+            self._run_timers(inp.at, inclusive=False)
+        self.now = inp.at
+        self.log.append(inp)
+        if isinstance(inp, TimedCall):
+            self._on_call(inp)
+        elif isinstance(inp, TimedFlip):
+            self._on_flip(inp)
+        elif isinstance(inp, RoundTrip):
+            self.rtt[inp.seat] = inp.rtt_ms
+            self._rtt_version += 1
+        self._timer = self._next_timer()
+        self._run_timers(inp.at, inclusive=True)
+        self.events.extend(self._out)
+        return self._out
+
+    def _check(self, inp: TimedInput) -> None:
+        if inp.at < self.now:
+            raise IllegalAction("time_backwards", f"input at {inp.at} after {self.now}")
+        n = self.state.n
+        if isinstance(inp, TimedCall):
+            if not 0 <= inp.caller < n:
+                raise IllegalAction("no_such_seat", f"caller {inp.caller}")
+            if not 0 <= inp.seq <= self.state.seq:
+                raise IllegalAction("bad_seq", f"no state {inp.seq} (now {self.state.seq})")
+            if inp.reaction_ms < 0:
+                raise IllegalAction("malformed", "a reaction time cannot be negative")
+            if inp.sound is not None and not 0 <= inp.sound < n:
+                raise IllegalAction("malformed", f"sound of seat {inp.sound}")
+            _check_claim_shape(self.state, inp.kind, inp.claim)
+        elif isinstance(inp, TimedFlip):
+            if not 0 <= inp.seat < n:
+                raise IllegalAction("no_such_seat", f"seat {inp.seat}")
+            if self.rules.speed:
+                raise IllegalAction("not_turn_based", "speed: flips come from the tick")
+            if not 0 <= inp.reveal_delay_ms <= self.timing.reveal_jitter_ms:
+                raise IllegalAction("malformed", f"reveal delay {inp.reveal_delay_ms} out of range (S36)")
+        elif isinstance(inp, RoundTrip) and (not 0 <= inp.seat < n or inp.rtt_ms < 0):
+            raise IllegalAction("malformed", f"round trip {inp!r}")
+
+    # Calls -------------------------------------------------------------------------------------
+
+    def _on_call(self, call: TimedCall) -> None:
+        t = call.at
+        caller = call.caller
+        state = self.state
+        refusal = None
+        recent = self._recent[caller]
+        while recent and recent[0] <= t - 1000:
+            recent.popleft()
+        if state.result is not None:
+            refusal = "game_over"
+        elif not state.active[caller]:
+            refusal = "not_active"
+        elif t < self._lockout_until[caller]:
+            refusal = "locked_out"  # S14
+        elif any(p.caller == caller for p in self._pending):
+            refusal = "pending_call"  # S37: at most one pending call
+        elif len(recent) >= self.timing.max_calls_per_s:
+            refusal = "rate_limited"  # S37
+        if refusal is not None:
+            self._emit(CallRefused(t, caller, refusal))
+            return
+        recent.append(t)
+        if call.reaction_ms < self.timing.review_reaction_ms:
+            self._emit(ReactionFlagged(t, caller, call.reaction_ms))  # S37: review, no penalty
+        if _ineligible(state, caller, call.claim, call.kind) is not None:
+            # S16/S31: ignored by the engine without effect; nothing to wait for.
+            self._to_engine(t, Call(caller, call.kind, call.claim, call.seq, call.sound), "call")
+            return
+        seen = self._states[call.seq]
+        valid = self._holds_on_seen(seen, call)
+        if not valid:
+            self._lockout_until[caller] = t + self.rules.wrong_call_lockout_ms  # S14
+        effective = self.effective_time(call)
+        pending = _Pending(t, caller, call.kind, call.claim, call.seq, call.sound, effective, valid)
+        self._pending.append(pending)
+        self._emit(CallQueued(t, caller, call.seq, effective, valid, self._decide_at(pending)))
+
+    def _holds_on_seen(self, seen: SnapState, call: TimedCall) -> bool:
+        if call.sound not in (None, call.caller):
+            return False  # animal: another player's sound is a wrong call
+        if call.claim is None:
+            return bool(_candidates(seen, call.caller, call.kind))
+        return _holds(seen, call.claim)
+
+    def _decide_at(self, pending: _Pending) -> int:
+        return pending.effective + self.timing.tie_window_ms + self._widest_bound()
+
+    def _widest_bound(self) -> int:
+        """The largest compensation any active seat gets: how much earlier a call still to arrive
+        can be (cached: it changes only with a round trip or an elimination)."""
+        key = (self.state.active, self._rtt_version)
+        if key != self._widest_key:
+            self._widest_key = key
+            active = self.state.active
+            self._widest = max((self.bound(s) for s in range(self.state.n) if active[s]), default=0)
+        return self._widest
+
+    def _decide(self, at: int) -> None:
+        """S34/S35: decide every pending call whose window has closed, earliest first."""
+        tie_window = self.timing.tie_window_ms
+        seq_before = self.state.seq
+        decided_valid = False
+        while self._pending:
+            if self.state.result is not None:
+                for p in self._pending:
+                    self._emit(CallRefused(at, p.caller, "game_over"))
+                self._pending.clear()
+                break
+            self._pending.sort(key=lambda p: (p.effective, p.arrival, p.caller))
+            first = self._pending[0]
+            if self._decide_at(first) > at:
+                break
+            if not first.valid:
+                del self._pending[0]
+                self._to_engine(
+                    at, Call(first.caller, first.kind, first.claim, first.seq, first.sound), "call"
+                )
+                continue
+            decided_valid = True
+            window = [p for p in self._pending if p.valid and p.effective <= first.effective + tie_window]
+            resolved = {id(p): self._resolve(p) for p in window}
+            claim, flag = resolved[id(first)]
+            if claim is None:
+                # Nothing the call claims can still be won: the engine answers "late" (S15).
+                self._pending.remove(first)
+                self._emit(Decided(at, (first.caller,), False, False))
+                self._to_engine(
+                    at, Call(first.caller, first.kind, first.claim, first.seq, first.sound), "call"
+                )
+                continue
+            group = self._tie_group((first, claim, flag), window, resolved)
+            for p, _claim, _flag in group:
+                self._pending.remove(p)
+            self._decide_group(at, group)
+        if decided_valid and self.state.seq != seq_before:
+            # S34: a pause after a decision that changed the table (late calls change nothing).
+            self.resume_at = at + self.timing.post_resolution_pause_ms
+
+    def _resolve(self, p: _Pending) -> tuple[Claim | None, bool]:
+        """The claim ``p`` is decided on and whether it is won as it stands (S35).
+
+        A bare call gets the engine's pick (S26) among the claims it saw that can still be won.
+        None when nothing it claims can be won any more: the call is late (S15) and ties with
+        nobody; the engine is told on its own.
+        """
+        seen = self._states[p.seq]
+        state = self.state
+        options = [p.claim] if p.claim is not None else _candidates(seen, p.caller, p.kind)
+        standing: list[tuple[Claim, bool]] = []
+        for claim in options:
+            if _holds(state, claim):
+                standing.append((claim, False))
+            elif self._covered_after(p, claim):
+                standing.append((claim, True))
+        if not standing:
+            return None, False
+        claim, flag = min(standing, key=lambda cf: _pick_key(state, p.caller, cf[0]))
+        return claim, flag
+
+    def _covered_after(self, p: _Pending, claim: Claim) -> bool:
+        """S35: the first state after ``p.seq`` on which ``claim`` stopped holding came from a flip
+        that arrived after ``p``'s effective time (the engine checks the piles changed by flips
+        only)."""
+        for seq in range(p.seq + 1, self.state.seq + 1):
+            if not _holds(self._states[seq], claim):
+                return self._cause[seq] in ("flip", "timeout", "tick") and p.effective < self.shown_at[seq]
+        return False
+
+    def _tie_group(
+        self,
+        first: tuple[_Pending, Claim, bool],
+        window: list[_Pending],
+        resolved: dict[int, tuple[Claim | None, bool]],
+    ) -> list[tuple[_Pending, Claim, bool]]:
+        """S13/S34: the calls in the tie window whose claims overlap ``first``'s, transitively."""
+        group = [first]
+        members = {id(first[0])}
+        used = _parts(first[1])
+        grew = True
+        while grew:
+            grew = False
+            for p in window:
+                claim, flag = resolved[id(p)]
+                if id(p) in members or claim is None or not used & _parts(claim):
+                    continue
+                group.append((p, claim, flag))
+                members.add(id(p))
+                used |= _parts(claim)
+                grew = True
+        return group
+
+    def _decide_group(self, at: int, group: list[tuple[_Pending, Claim, bool]]) -> None:
+        """One engine input for a group: a ``Call`` for one caller, else a ``Tie`` judged on one
+        seq: the members' seq on which most of their claims held (the latest on equal counts). A
+        member whose claim did not hold there is decided on its own afterwards (its piles have
+        moved by then, so the engine calls it late)."""
+        tie_seq = max(
+            {p.seq for p, _c, _f in group},
+            key=lambda s: (sum(_holds(self._states[s], c) for _p, c, _f in group), s),
+        )
+        seen = self._states[tie_seq]
+        members = [m for m in group if len(group) == 1 or _holds(seen, m[1])]
+        rest = [m for m in group if m not in members]
+        flag = any(f for _p, _c, f in members)
+        self._emit(Decided(at, tuple(p.caller for p, _c, _f in members), len(members) > 1, flag))
+        if len(members) == 1:
+            p, claim, flag = members[0]
+            self._to_engine(at, Call(p.caller, p.kind, claim, p.seq, p.sound, flag), "call")
+        else:
+            entries = tuple((p.caller, claim) for p, claim, _f in members)
+            self._to_engine(at, Tie(tie_seq, entries, flag), "call")
+        for p, _claim, _flag in rest:
+            self._to_engine(at, Call(p.caller, p.kind, p.claim, p.seq, p.sound), "call")
+
+    # Flips and timers --------------------------------------------------------------------------
+
+    def _flip_refusal(self, seat: int, at: int) -> str | None:
+        if self.state.result is not None:
+            return "game_over"
+        if self.state.turn != seat:
+            return "not_your_turn"
+        if self.frozen:
+            return "frozen"  # S34
+        if at < self.resume_at:
+            return "paused"  # S34
+        if self._delayed_flip is not None:
+            return "flip_pending"
+        return None
+
+    def _on_flip(self, flip: TimedFlip) -> None:
+        refusal = self._flip_refusal(flip.seat, flip.at)
+        if refusal is not None:
+            self._emit(FlipRefused(flip.at, flip.seat, refusal))
+        elif flip.reveal_delay_ms:
+            self._delayed_flip = (flip.at + flip.reveal_delay_ms, flip.seat)  # S36
+        else:
+            self._to_engine(flip.at, Flip(flip.seat), "flip")
+
+    def _next_timer(self) -> tuple[int, int] | None:
+        """``(due, kind)`` of the earliest timer, or None (a hot path: kept lean)."""
+        if self.state.result is not None:
+            return None
+        best = (_NEVER, _DECIDE)
+        frozen = False
+        if self._pending:
+            frozen = self.frozen
+            best = (min(self._decide_at(p) for p in self._pending), _DECIDE)
+        if self.state.cap_seat is None and self._cap_at < best[0]:
+            best = (self._cap_at, _CAP)
+        if not frozen:
+            if self._delayed_flip is not None:
+                timer = (max(self._delayed_flip[0], self.resume_at), _DELAYED_FLIP)
+            elif self.rules.speed:
+                timer = (max(self._next_tick, self.resume_at), _TICK)
+            else:
+                timer = (max(self._turn_since, self.resume_at) + self.timing.turn_timeout_ms, _TIMEOUT)
+            best = min(best, timer)
+        if best[0] >= _NEVER:
+            return None
+        # Never before now: a deadline can move into the past (a lower round trip measured after
+        # a call was queued; a delayed flip held by a freeze that ended without a pause). The
+        # timer then fires as soon as that is known.
+        return best if best[0] >= self.now else (self.now, best[1])
+
+    def _run_timers(self, until: int, inclusive: bool) -> None:
+        """Fire the timers due before ``until`` (or at it, when ``inclusive``). ``self._timer``
+        is the next timer, kept current: everything a timer depends on changes only in here or
+        in the input handlers, after which ``feed`` recomputes it."""
+        while True:
+            timer = self._timer
+            if timer is None or timer[0] > until or (timer[0] == until and not inclusive):
+                return
+            at, kind = timer
+            self.now = at
+            if kind == _DECIDE:
+                self._decide(at)
+            elif kind == _CAP:
+                self._cap_at = _NEVER
+                self._to_engine(at, CapReached(), "cap")
+            elif kind == _DELAYED_FLIP:
+                assert self._delayed_flip is not None
+                seat = self._delayed_flip[1]
+                self._delayed_flip = None
+                if self.state.turn == seat:
+                    self._to_engine(at, Flip(seat), "flip")
+                else:
+                    self._emit(FlipRefused(at, seat, "turn_changed"))
+            elif kind == _TICK:
+                self._next_tick = at + self.rules.speed_tick_ms
+                self._to_engine(at, Tick(), "tick")
+            else:
+                on_turn = self.state.turn
+                assert on_turn is not None
+                self._emit(TurnTimedOut(at, on_turn))  # S36
+                self._to_engine(at, Flip(on_turn), "timeout")
+            self._timer = self._next_timer()
+
+    # Plumbing ----------------------------------------------------------------------------------
+
+    def _emit(self, event: Event) -> None:
+        self._out.append((self.now, event))
+
+    def _to_engine(self, at: int, action: Action, cause: str) -> None:
+        before = self.state
+        state, events = apply(before, action)
+        self.engine_log.append((at, action))
+        self._out.extend([(at, event) for event in events])
+        if state is not before:
+            self.state = state
+            self._states.append(state)
+            self.shown_at.append(at)
+            self._cause.append(cause)
+            if cause in ("flip", "timeout") or state.turn != before.turn:
+                self._turn_since = at  # S36: a turn's timer starts when the turn begins
+
+
+def _parts(claim: Claim | None) -> set[tuple[str, int]]:
+    """The piles and pools a claim names (overlap = a shared part, S13)."""
+    if claim is None:
+        return set()
+    parts = {("seat", s) for s in _claim_seats(claim)}
+    pool = getattr(claim, "pool", None)
+    if pool is not None:
+        parts.add(("pool", pool))
+    if not parts:
+        parts.add(("central", 0))
+    return parts
+
+
+def replay_timed(
+    rules: SnapRules,
+    deal: Deal,
+    dealer: int,
+    log: list[TimedInput],
+    *,
+    timing: TimingRules = TimingRules(),
+    start_ms: int = 0,
+) -> LiveGame:
+    """S38: rebuild a game from its timed log; it is identical to the one that made the log."""
+    game = LiveGame(rules, deal, dealer, timing, start_ms)
+    for inp in log:
+        game.feed(inp)
+    return game
+
+
+def reveal_delay(rng_value: float, timing: TimingRules) -> int:
+    """S36: a reveal delay in ``[0, reveal_jitter_ms]`` from a uniform ``rng_value`` in [0, 1)
+    that the server draws (and records in the ``TimedFlip``)."""
+    return min(timing.reveal_jitter_ms, int(rng_value * (timing.reveal_jitter_ms + 1)))
