@@ -21,16 +21,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine.sixtysix import (
-    Declare,
+    Action,
+    PlayerView,
     apply,
     deck,
-    legal_actions,
     new_hand,
-    observe,
     profile,
-    seats_to_act,
 )
 from games.engine.sixtysix.bots import make_bot
+from games.engine.sixtysix.bots.base import Bot, next_action
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,25 +52,18 @@ def main(argv: list[str] | None = None) -> int:
             1 - seat_of_bot: make_bot("heuristic", rules, random.Random(-i)),
         }
         state = new_hand(rules, order, i % 2)
+
+        def timed(bot: Bot, view: PlayerView, bot_seat: int = seat_of_bot) -> Action | None:
+            w0, c0 = time.perf_counter(), time.process_time()
+            action = bot.act(view)
+            w1, c1 = time.perf_counter(), time.process_time()
+            if view.seat == bot_seat and len(view.legal_actions) > 1:
+                wall.append(w1 - w0)
+                cpu.append(c1 - c0)
+            return action
+
         while state.result is None:
-            seats = seats_to_act(state)
-            action = None
-            for seat in seats[1:]:
-                if all(isinstance(a, Declare) for a in legal_actions(state, seat)):
-                    action = bots[seat].act(observe(state, seat))
-                    if action is not None:
-                        break
-            if action is None:
-                seat = seats[0]
-                view = observe(state, seat)
-                w0, c0 = time.perf_counter(), time.process_time()
-                action = bots[seat].act(view)
-                w1, c1 = time.perf_counter(), time.process_time()
-                if seat == seat_of_bot and len(view.legal_actions) > 1:
-                    wall.append(w1 - w0)
-                    cpu.append(c1 - c0)
-                assert action is not None
-            state, _ = apply(state, action)
+            state, _ = apply(state, next_action(state, bots, timed))
 
     def line(name: str, xs: list[float]) -> str:
         xs = sorted(xs)

@@ -27,20 +27,19 @@ from typing import Any, TextIO
 from tqdm import tqdm
 
 from games.engine.sixtysix import (
-    Declare,
+    Action,
     HandResult,
+    PlayerView,
     SixtySixRules,
     apply,
     deck,
-    legal_actions,
     match_apply,
     new_hand,
     new_match,
-    observe,
     profile,
-    seats_to_act,
 )
 from games.engine.sixtysix.bots import BOT_NAMES, Bot, make_bot
+from games.engine.sixtysix.bots.base import next_action
 
 
 @dataclass
@@ -64,25 +63,16 @@ def play_hand(
     """One hand; ``bots[seat]`` plays ``seat``. A seat that may only declare (X25) is asked first
     and may wait; then the seat on move must act. Decision times go to ``times[seat]``."""
     state = new_hand(rules, deal, dealer)
+
+    def timed(bot: Bot, view: PlayerView) -> Action | None:
+        start = time.perf_counter()
+        action = bot.act(view)
+        if len(view.legal_actions) > 1:
+            times[view.seat].append(time.perf_counter() - start)
+        return action
+
     while state.result is None:
-        seats = seats_to_act(state)
-        action = None
-        for seat in seats[1:]:
-            if all(isinstance(a, Declare) for a in legal_actions(state, seat)):
-                action = bots[seat].act(observe(state, seat))
-                if action is not None:
-                    break
-        if action is None:
-            seat = seats[0]
-            view = observe(state, seat)
-            start = time.perf_counter()
-            action = bots[seat].act(view)
-            elapsed = time.perf_counter() - start
-            if len(view.legal_actions) > 1:
-                times[seat].append(elapsed)
-            if action is None:
-                raise RuntimeError(f"{bots[seat].name} returned no action where seat {seat} must act")
-        state, _ = apply(state, action)
+        state, _ = apply(state, next_action(state, bots, timed))
     return state.result
 
 

@@ -10,10 +10,13 @@ can only grow) and risks the opponent declaring first.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
 from games.engine.sixtysix.actions import Action, Declare, Pass, action_from_dict
-from games.engine.sixtysix.view import PlayerView
+from games.engine.sixtysix.engine import legal_actions, seats_to_act
+from games.engine.sixtysix.state import SixtySixState
+from games.engine.sixtysix.view import PlayerView, observe
 
 TARGET: Final = 66
 
@@ -63,3 +66,34 @@ def duty(view: PlayerView, actions: list[Action]) -> Action | None:
 
 def without_declare(actions: list[Action]) -> list[Action]:
     return [a for a in actions if not isinstance(a, Declare)]
+
+
+class Decide(Protocol):
+    def __call__(self, bot: Bot, view: PlayerView) -> Action | None: ...
+
+
+def _ask(bot: Bot, view: PlayerView) -> Action | None:
+    return bot.act(view)
+
+
+def next_action(
+    state: SixtySixState, bots: Mapping[int, Bot] | Sequence[Bot], decide: Decide = _ask
+) -> Action:
+    """Whose action comes next, and what it is, when ``bots[seat]`` plays each seat.
+
+    X25: a seat whose only legal actions are declarations (``snapszer`` lets the player not on
+    move declare) is asked first and may wait (``None``); then the seat on move must act.
+    ``decide(bot, view)`` makes the on-move decision (a caller may wrap it, e.g. to time it).
+    Raises RuntimeError when the seat on move returns nothing.
+    """
+    seats = seats_to_act(state)
+    for seat in seats[1:]:
+        if all(isinstance(a, Declare) for a in legal_actions(state, seat)):
+            action = bots[seat].act(observe(state, seat))
+            if action is not None:
+                return action
+    seat = seats[0]
+    action = decide(bots[seat], observe(state, seat))
+    if action is None:
+        raise RuntimeError(f"{bots[seat].name} returned no action where seat {seat} must act")
+    return action

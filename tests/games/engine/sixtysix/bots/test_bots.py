@@ -20,7 +20,7 @@ from games.engine.sixtysix import (
     seats_to_act,
 )
 from games.engine.sixtysix.bots import LEVELS, Budget, ExpertBot, RandomBot, make_bot
-from games.engine.sixtysix.bots.base import Bot
+from games.engine.sixtysix.bots.base import Bot, next_action
 from games.engine.sixtysix.bots.knowledge import know, sample_hidden, world
 from tests.games.engine.sixtysix.bots.views import same_view
 from tests.games.engine.sixtysix.helpers import quiet_choice, random_deal
@@ -48,16 +48,7 @@ class Spy:
 def play(state: SixtySixState, bots: list[Bot]) -> SixtySixState:
     """Play to the end the way the arena does; every action must be legal (apply raises)."""
     while state.result is None:
-        seats = seats_to_act(state)
-        action = None
-        for seat in seats[1:]:
-            if all(isinstance(a, Declare) for a in legal_actions(state, seat)):
-                action = bots[seat].act(observe(state, seat))
-                if action is not None:
-                    break
-        if action is None:
-            action = bots[seats[0]].act(observe(state, seats[0]))
-            assert action is not None, "a seat that must move returned nothing"
+        action = next_action(state, bots)
         assert action in legal_actions(state, action.seat)
         state, _ = apply(state, action)
     return state
