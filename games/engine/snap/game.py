@@ -206,7 +206,7 @@ def correct_claims(state: SnapState, caller: int, kind: CallKind) -> list[Claim]
     """The claims of ``kind`` that hold now and that ``caller`` could win (for bots and tests)."""
     if state.result is not None or not 0 <= caller < state.n or not state.active[caller]:
         return []
-    return [c for c in _candidates(state, caller, kind) if _ineligible(state, caller, c, kind) is None]
+    return [c for c in candidates(state, caller, kind) if call_ineligible(state, caller, c, kind) is None]
 
 
 def recycle_due(state: SnapState) -> list[int]:
@@ -487,7 +487,7 @@ def _kind_of(claim: Claim) -> CallKind:
     return CallKind.SNAP
 
 
-def _check_claim_shape(state: SnapState, kind: CallKind, claim: Claim | None) -> Claim | None:
+def check_claim_shape(state: SnapState, kind: CallKind, claim: Claim | None) -> Claim | None:
     """S27: reject a badly shaped claim (IllegalAction "malformed"); return it normalised."""
     rules = state.rules
     n = state.n
@@ -529,7 +529,7 @@ def _pool_index(state: SnapState, pool_id: int) -> int | None:
     return None
 
 
-def _holds(state: SnapState, claim: Claim) -> bool:
+def claim_holds(state: SnapState, claim: Claim) -> bool:
     """Whether ``claim`` is a correct claim on ``state``."""
     keys = state.keys
     if isinstance(claim, PairClaim):
@@ -559,12 +559,12 @@ def _stands(seen: SnapState, state: SnapState, claim: Claim, as_they_stand: bool
     seat still active with the same cards in flip order and no fewer face up (no capture, pool
     or recycle touched it), each claimed pool unchanged. It is then won as it stands.
     """
-    return _holds(state, claim) or (as_they_stand and _flips_only(seen, state, claim))
+    return claim_holds(state, claim) or (as_they_stand and _flips_only(seen, state, claim))
 
 
 def _flips_only(seen: SnapState, state: SnapState, claim: Claim) -> bool:
     """S35: ``claim``'s piles differ between ``seen`` and ``state`` (a later state) by flips only."""
-    for seat in _claim_seats(claim):
+    for seat in claim_seats(claim):
         if not state.active[seat] or state.cs[seat] != seen.cs[seat] or state.ks[seat] < seen.ks[seat]:
             return False
     if isinstance(claim, PoolClaim):
@@ -575,7 +575,7 @@ def _flips_only(seen: SnapState, state: SnapState, claim: Claim) -> bool:
     return not isinstance(claim, CentralClaim)
 
 
-def _ineligible(state: SnapState, caller: int, claim: Claim | None, kind: CallKind) -> str | None:
+def call_ineligible(state: SnapState, caller: int, claim: Claim | None, kind: CallKind) -> str | None:
     """S16/S31/S12: why a call is ignored without penalty, or None."""
     if not state.active[caller]:
         return "not_active"
@@ -592,11 +592,11 @@ def _ineligible(state: SnapState, caller: int, claim: Claim | None, kind: CallKi
     return None
 
 
-def _candidates(state: SnapState, caller: int, kind: CallKind) -> list[Claim]:
+def candidates(state: SnapState, caller: int, kind: CallKind) -> list[Claim]:
     """Every correct claim of ``kind`` on ``state`` that ``caller`` may win (S26)."""
     rules = state.rules
     if rules.single_pile:
-        return [CentralClaim()] if _holds(state, CentralClaim()) else []
+        return [CentralClaim()] if claim_holds(state, CentralClaim()) else []
     keys = state.keys
     # Active seats showing a card, grouped by the match key of their top.
     showing: dict[int, list[int]] = {}
@@ -617,11 +617,11 @@ def _candidates(state: SnapState, caller: int, kind: CallKind) -> list[Claim]:
                 if not only_own or seat == caller
             )
     if kind is CallKind.SLAP:
-        found.extend(SlapClaim(s) for s in range(state.n) if s != caller and _holds(state, SlapClaim(s)))
+        found.extend(SlapClaim(s) for s in range(state.n) if s != caller and claim_holds(state, SlapClaim(s)))
     return found
 
 
-def _pick_key(state: SnapState, caller: int, claim: Claim) -> tuple[object, ...]:
+def pick_key(state: SnapState, caller: int, claim: Claim) -> tuple[object, ...]:
     """S26: most recently flipped, then most cards moved, then nearest (pairs) / lower pool number."""
     n = state.n
     fn = state.flip_no
@@ -650,13 +650,13 @@ def _apply_call(state: SnapState, call: CallInput) -> tuple[SnapState, list[Even
     caller = call.caller
     if not 0 <= caller < n:
         raise IllegalAction("no_such_seat", f"caller {caller}")
-    claim = _check_claim_shape(state, call.kind, call.claim)
+    claim = check_claim_shape(state, call.kind, call.claim)
     if call.sound is not None and not 0 <= call.sound < n:
         raise IllegalAction("malformed", f"sound of seat {call.sound}")
     if call.sound not in (None, caller) and not state.rules.animal:
         raise IllegalAction("malformed", "animal sounds only in the animal variant")
     seen = _seen_state(state, call.seq)
-    reason = _ineligible(state, caller, claim, call.kind)
+    reason = call_ineligible(state, caller, claim, call.kind)
     if reason is not None:
         return state, [IgnoredCall(state.seq, caller, str(call.kind), claim_to_dict(claim), reason)]
     work = _Work(state)
@@ -664,17 +664,17 @@ def _apply_call(state: SnapState, call: CallInput) -> tuple[SnapState, list[Even
         work.wrong_call(caller, call.kind, claim, "wrong_sound")  # animal: another player's sound
         return work.finish(call=True)
     if claim is None:
-        options = _candidates(seen, caller, call.kind)
+        options = candidates(seen, caller, call.kind)
         if not options:
             work.wrong_call(caller, call.kind, None, "nothing_to_claim")
             return work.finish(call=True)
         # Among the claims the caller saw, those still standing; the engine picks (S26).
         standing = [c for c in options if _stands(seen, state, c, call.as_they_stand)]
-        live = [c for c in standing if _ineligible(state, caller, c, call.kind) is None]
+        live = [c for c in standing if call_ineligible(state, caller, c, call.kind) is None]
         if not live:
             return state, [IgnoredCall(state.seq, caller, str(call.kind), None, "late")]
-        claim = min(live, key=lambda c: _pick_key(state, caller, c))
-    elif not _holds(seen, claim):
+        claim = min(live, key=lambda c: pick_key(state, caller, c))
+    elif not claim_holds(seen, claim):
         work.wrong_call(caller, call.kind, claim, "no_match")  # S14
         return work.finish(call=True)
     elif not _stands(seen, state, claim, call.as_they_stand):
@@ -701,7 +701,7 @@ def _apply_tie(state: SnapState, tie: TieInput) -> tuple[SnapState, list[Event]]
     entries: list[tuple[int, Claim]] = []
     for caller, raw in tie.entries:
         kind = _kind_of(raw)
-        claim = _check_claim_shape(state, kind, raw)
+        claim = check_claim_shape(state, kind, raw)
         if claim is None:
             raise IllegalAction("malformed", "a tie entry needs a claim")
         entries.append((caller, claim))
@@ -711,10 +711,10 @@ def _apply_tie(state: SnapState, tie: TieInput) -> tuple[SnapState, list[Event]]
     wrong: list[tuple[int, Claim]] = []
     valid: list[tuple[int, Claim]] = []
     for caller, claim in entries:
-        reason = _ineligible(state, caller, claim, _kind_of(claim))
+        reason = call_ineligible(state, caller, claim, _kind_of(claim))
         if reason is not None:
             ignored.append((caller, claim, reason))
-        elif not _holds(seen, claim):
+        elif not claim_holds(seen, claim):
             wrong.append((caller, claim))
         elif not _stands(seen, state, claim, tie.as_they_stand):
             ignored.append((caller, claim, "late"))
@@ -959,7 +959,7 @@ class _Work:
             return
         seats: list[int] = []
         for _, claim in group:
-            seats.extend(seat for seat in _claim_seats(claim) if seat not in seats)
+            seats.extend(seat for seat in claim_seats(claim) if seat not in seats)
         pool_claims = [claim for _, claim in group if isinstance(claim, PoolClaim)]
         if not pool_claims:
             pool_id = self.new_pool(self._stack(seats), "tie", tuple(sorted(seats)))
@@ -981,7 +981,7 @@ class _Work:
             members = [
                 (caller, claim)
                 for caller, claim in group
-                if pool_id in {target[s] for s in _claim_seats(claim)}
+                if pool_id in {target[s] for s in claim_seats(claim)}
                 or (isinstance(claim, PoolClaim) and claim.pool == pool_id)
             ]
             self.events.append(
@@ -1099,7 +1099,7 @@ class _Work:
             self.events.append(Captured(self.seq, winner, "last_player", None, (), pool_ids, taken, 0))
 
 
-def _claim_seats(claim: Claim) -> tuple[int, ...]:
+def claim_seats(claim: Claim) -> tuple[int, ...]:
     """The seats whose face-up piles a claim names."""
     if isinstance(claim, PairClaim):
         return (claim.a, claim.b)

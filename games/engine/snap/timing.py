@@ -58,14 +58,14 @@ from games.engine.snap.actions import (
 )
 from games.engine.snap.events import Event
 from games.engine.snap.game import (
-    _candidates,
-    _check_claim_shape,
-    _claim_seats,
-    _holds,
-    _ineligible,
-    _pick_key,
     apply,
+    call_ineligible,
+    candidates,
+    check_claim_shape,
+    claim_holds,
+    claim_seats,
     new_game,
+    pick_key,
 )
 from games.engine.snap.rules import EmptyFacedown, SnapRules
 from games.engine.snap.state import Deal, PlayerView, SnapState, observe
@@ -410,7 +410,7 @@ class LiveGame:
                 raise IllegalAction("malformed", "a reaction time cannot be negative")
             if inp.sound is not None and not 0 <= inp.sound < n:
                 raise IllegalAction("malformed", f"sound of seat {inp.sound}")
-            _check_claim_shape(self.state, inp.kind, inp.claim)
+            check_claim_shape(self.state, inp.kind, inp.claim)
         elif isinstance(inp, TimedFlip):
             if not 0 <= inp.seat < n:
                 raise IllegalAction("no_such_seat", f"seat {inp.seat}")
@@ -447,7 +447,7 @@ class LiveGame:
         recent.append(t)
         if call.reaction_ms < self.timing.review_reaction_ms:
             self._emit(ReactionFlagged(t, caller, call.reaction_ms))  # S37: review, no penalty
-        if _ineligible(state, caller, call.claim, call.kind) is not None:
+        if call_ineligible(state, caller, call.claim, call.kind) is not None:
             # S16/S31: ignored by the engine without effect; nothing to wait for.
             self._to_engine(t, Call(caller, call.kind, call.claim, call.seq, call.sound), "call")
             return
@@ -464,8 +464,8 @@ class LiveGame:
         if call.sound not in (None, call.caller):
             return False  # animal: another player's sound is a wrong call
         if call.claim is None:
-            return bool(_candidates(seen, call.caller, call.kind))
-        return _holds(seen, call.claim)
+            return bool(candidates(seen, call.caller, call.kind))
+        return claim_holds(seen, call.claim)
 
     def _decide_at(self, pending: _Pending) -> int:
         return pending.effective + self.timing.tie_window_ms + self._widest_bound()
@@ -530,16 +530,16 @@ class LiveGame:
         """
         seen = self._states[p.seq]
         state = self.state
-        options = [p.claim] if p.claim is not None else _candidates(seen, p.caller, p.kind)
+        options = [p.claim] if p.claim is not None else candidates(seen, p.caller, p.kind)
         standing: list[tuple[Claim, bool]] = []
         for claim in options:
-            if _holds(state, claim):
+            if claim_holds(state, claim):
                 standing.append((claim, False))
             elif self._covered_after(p, claim):
                 standing.append((claim, True))
         if not standing:
             return None, False
-        claim, flag = min(standing, key=lambda cf: _pick_key(state, p.caller, cf[0]))
+        claim, flag = min(standing, key=lambda cf: pick_key(state, p.caller, cf[0]))
         return claim, flag
 
     def _covered_after(self, p: _Pending, claim: Claim) -> bool:
@@ -547,7 +547,7 @@ class LiveGame:
         that arrived after ``p``'s effective time (the engine checks the piles changed by flips
         only)."""
         for seq in range(p.seq + 1, self.state.seq + 1):
-            if not _holds(self._states[seq], claim):
+            if not claim_holds(self._states[seq], claim):
                 return self._cause[seq] in ("flip", "timeout", "tick") and p.effective < self.shown_at[seq]
         return False
 
@@ -581,10 +581,10 @@ class LiveGame:
         moved by then, so the engine calls it late)."""
         tie_seq = max(
             {p.seq for p, _c, _f in group},
-            key=lambda s: (sum(_holds(self._states[s], c) for _p, c, _f in group), s),
+            key=lambda s: (sum(claim_holds(self._states[s], c) for _p, c, _f in group), s),
         )
         seen = self._states[tie_seq]
-        members = [m for m in group if len(group) == 1 or _holds(seen, m[1])]
+        members = [m for m in group if len(group) == 1 or claim_holds(seen, m[1])]
         rest = [m for m in group if m not in members]
         flag = any(f for _p, _c, f in members)
         self._emit(Decided(at, tuple(p.caller for p, _c, _f in members), len(members) > 1, flag))
@@ -703,7 +703,7 @@ def _parts(claim: Claim | None) -> set[tuple[str, int]]:
     """The piles and pools a claim names (overlap = a shared part, S13)."""
     if claim is None:
         return set()
-    parts = {("seat", s) for s in _claim_seats(claim)}
+    parts = {("seat", s) for s in claim_seats(claim)}
     pool = getattr(claim, "pool", None)
     if pool is not None:
         parts.add(("pool", pool))
