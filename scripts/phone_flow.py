@@ -34,7 +34,9 @@ def main() -> None:
         page.fill("input[name=username]", "referee")
         page.fill("input[name=password]", "referee-demo")
         page.tap("button[type=submit]")
-        page.wait_for_url(re.compile(r".*/tournaments/\d+/$"))
+        page.wait_for_url(
+            re.compile(r"^[^?]*/tournaments/\d+/$")
+        )  # not the login page, whose ?next= ends alike
         if page.locator("a.record").count() == 0:
             browser.close()
             sys.exit("No open series left in the Snap league: start over with bin/run --reset.")
@@ -50,7 +52,7 @@ def main() -> None:
         for name in names[:-1]:  # everyone but the last went out, in this order
             page.locator("button.tap", has_text=name).tap()
         page.locator("button.submit").tap()
-        page.wait_for_url(re.compile(r".*/series/\d+/$"))
+        page.wait_for_url(re.compile(r"^[^?]*/series/\d+/$"))
         recorded = time.perf_counter()
         print("referee sees:", page.locator(".msg").first.inner_text())
         watch.wait_for_function(
