@@ -1,4 +1,4 @@
-"""Snap bots at five levels, and bot games in virtual time (pure: the caller injects a Random).
+"""Snap bots at five levels, and bot games in virtual time (pure: the caller injects a random.Random).
 
 A bot sees only ``observe()`` views (what its seat's screen shows, when the network delivers it)
 and acts through the same timing layer as people (``timing.LiveGame``): its presses reach the
@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import heapq
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from random import Random
 
 from games.engine.snap.actions import CallKind, CentralClaim, Claim, PairClaim, PoolClaim, SlapClaim
 from games.engine.snap.decks import DECKS, JACK
@@ -81,7 +81,7 @@ LEVELS: dict[str, BotLevel] = {
 }
 
 
-def ex_gaussian(rng: Random, mu: float, sigma: float, tau: float) -> float:
+def ex_gaussian(rng: random.Random, mu: float, sigma: float, tau: float) -> float:
     """One sample of Normal(mu, sigma) + Exponential(mean tau), from ``rng.random()`` only."""
     u1 = rng.random()
     u2 = rng.random()
@@ -89,7 +89,7 @@ def ex_gaussian(rng: Random, mu: float, sigma: float, tau: float) -> float:
     return mu + sigma * normal - tau * math.log(1.0 - rng.random())
 
 
-def reaction_ms(level: BotLevel, piles: int, rng: Random) -> int:
+def reaction_ms(level: BotLevel, piles: int, rng: random.Random) -> int:
     """A reaction time (ms, at least 1) for a table showing ``piles`` piles to watch.
 
     The mean is ``level.mean_ms + PER_PILE_MS * (piles - 2)`` (never below the level's mean); the
@@ -100,7 +100,7 @@ def reaction_ms(level: BotLevel, piles: int, rng: Random) -> int:
     return max(1, round(ex_gaussian(rng, mu, SIGMA_SHARE * level.mean_ms, tau)))
 
 
-def flip_delay_ms(rng: Random) -> int:
+def flip_delay_ms(rng: random.Random) -> int:
     """How long a bot takes to flip once it sees it is on turn (ms)."""
     tau = TAU_SHARE * FLIP_MEAN_MS
     return max(1, round(ex_gaussian(rng, FLIP_MEAN_MS - tau, SIGMA_SHARE * FLIP_MEAN_MS, tau)))
@@ -162,7 +162,12 @@ class Bot:
     """A bot in one seat. ``on_view`` is all it learns of the game: a view and when it arrived."""
 
     def __init__(
-        self, seat: int, level: BotLevel, rules: SnapRules, rng: Random, reader: TableReader | None = None
+        self,
+        seat: int,
+        level: BotLevel,
+        rules: SnapRules,
+        rng: random.Random,
+        reader: TableReader | None = None,
     ) -> None:
         self.seat = seat
         self.level = level
@@ -290,7 +295,7 @@ def play_bot_game(
     levels: Sequence[BotLevel],
     deal: Deal,
     dealer: int,
-    rng: Random,
+    rng: random.Random,
     *,
     timing: TimingRules = DEFAULT_TIMING,
     links: Sequence[Link] | None = None,

@@ -1,4 +1,4 @@
-"""Random play for tests, simulations and the benchmark (pure: the caller injects the generator).
+"""random.Random play for tests, simulations and the benchmark (pure: the caller injects the generator).
 
 ``random_input`` picks one input the way a noisy table would: mostly flips, a correct call now and
 then (bare or with its claim), some ties, wrong calls and late calls (an older ``seq``).
@@ -6,8 +6,8 @@ then (bare or with its claim), some ties, wrong calls and late calls (an older `
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
-from random import Random
 
 from games.engine.snap.actions import Action, Call, CallKind, Claim, Flip, PairClaim, PoolClaim, Tick, Tie
 
@@ -19,7 +19,7 @@ from games.engine.snap.rules import EmptyFacedown, SnapRules
 from games.engine.snap.state import Deal, SnapState
 
 
-def shuffled_deal(rules: SnapRules, players: int, rng: Random) -> Deal:
+def shuffled_deal(rules: SnapRules, players: int, rng: random.Random) -> Deal:
     """S22: a shuffled deck order drawn from ``rng`` (record the result, not the seed)."""
     order = list(DECKS[rules.deck].cards)
     rng.shuffle(order)
@@ -37,7 +37,7 @@ class Temperament:
     late: float = 0.02  # a call on an older state
 
 
-def _flip_input(state: SnapState, rng: Random) -> Action:
+def _flip_input(state: SnapState, rng: random.Random) -> Action:
     rules = state.rules
     shuffle = rules.empty_facedown is EmptyFacedown.RECYCLE_SHUFFLE and not rules.single_pile
     orders: list[tuple[int, tuple[str, ...]]] = []
@@ -52,7 +52,7 @@ def _flip_input(state: SnapState, rng: Random) -> Action:
     return Flip(state.turn, orders[0][1] if orders else None)
 
 
-def random_input(state: SnapState, rng: Random, temper: Temperament = Temperament()) -> Action:
+def random_input(state: SnapState, rng: random.Random, temper: Temperament = Temperament()) -> Action:
     """One input for a non-terminal ``state``."""
     rules = state.rules
     active = [s for s in range(state.n) if state.active[s]]
@@ -119,7 +119,7 @@ class Playout:
 def random_game(
     rules: SnapRules,
     players: int,
-    rng: Random,
+    rng: random.Random,
     temper: Temperament = Temperament(),
     max_inputs: int = 1_000_000,
 ) -> Playout:

@@ -14,9 +14,9 @@ chance that each played card is forgotten: it may then be imagined in the oppone
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from random import Random
 
 from games.engine.sixtysix.actions import Action, Bid, Close, Declare, Pass
 from games.engine.sixtysix.bots.base import duty, legal, must_move, without_declare
@@ -55,7 +55,7 @@ class ExpertBot:
     def __init__(
         self,
         rules: SixtySixRules,
-        rng: Random,
+        rng: random.Random,
         *,
         budget: Budget | None = None,
         clock: Callable[[], float] | None = None,

@@ -20,9 +20,9 @@ X20's closing snapshot are rebuilt exactly, `close_before_draw` (`sixty-six`) in
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from random import Random
 
 from games.engine.cards import Suit
 from games.engine.sixtysix.cards import Card, deck, parse_card
@@ -109,7 +109,7 @@ def know(view: PlayerView, rules: SixtySixRules, forget: Iterable[Card] = ()) ->
     )
 
 
-def sample_hidden(knowledge: Knowledge, rng: Random) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+def sample_hidden(knowledge: Knowledge, rng: random.Random) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """A uniformly random (opponent hand, stock top first) consistent with ``knowledge``.
 
     Uniform over all consistent placements: the known cards go to the opponent, the excluded to
@@ -203,7 +203,7 @@ def world(
 
 
 def sample_world(
-    view: PlayerView, rules: SixtySixRules, rng: Random, forget: Iterable[Card] = ()
+    view: PlayerView, rules: SixtySixRules, rng: random.Random, forget: Iterable[Card] = ()
 ) -> SixtySixState:
     """One determinization of ``view``: :func:`world` with hidden cards from :func:`sample_hidden`."""
     opp, stock = sample_hidden(know(view, rules, forget), rng)

@@ -13,9 +13,9 @@ Plus ``random`` and ``heuristic`` (no noise). Levels are ordered by budget (``LE
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from random import Random
 from typing import Final
 
 from games.engine.sixtysix.actions import Action
@@ -57,7 +57,7 @@ class NoisyHeuristicBot:
     each played card with probability ``forget`` (so fewer of its cards look like sure winners)."""
 
     def __init__(
-        self, rules: SixtySixRules, rng: Random, noise: float, name: str, forget: float = 0.0
+        self, rules: SixtySixRules, rng: random.Random, noise: float, name: str, forget: float = 0.0
     ) -> None:
         self.rules = rules
         self.rng = rng
@@ -83,7 +83,7 @@ class NoisyHeuristicBot:
 def make_bot(
     name: str,
     rules: SixtySixRules,
-    rng: Random,
+    rng: random.Random,
     clock: Callable[[], float] | None = None,
     seconds: float | None = None,
 ) -> Bot:

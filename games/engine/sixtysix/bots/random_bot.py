@@ -3,7 +3,7 @@ and never declares short of it (every bot's duty, base.py)."""
 
 from __future__ import annotations
 
-from random import Random
+import random
 
 from games.engine.sixtysix.actions import Action
 from games.engine.sixtysix.bots.base import duty, legal, must_move, without_declare
@@ -13,7 +13,7 @@ from games.engine.sixtysix.view import PlayerView
 class RandomBot:
     """Uniform over the legal actions other than a declaration. ``rng`` is owned by the caller."""
 
-    def __init__(self, rng: Random, name: str = "random") -> None:
+    def __init__(self, rng: random.Random, name: str = "random") -> None:
         self.rng = rng
         self.name = name
 
