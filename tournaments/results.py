@@ -34,6 +34,7 @@ from games.engine.sixtysix import (
     Reason,
     RecordedHand,
     SixtySixRules,
+    hand_record_problems,
     match_fold,
     match_hands_valid,
     match_score_valid,
@@ -251,7 +252,9 @@ def _score_pair(
     return (score[a], score[b])
 
 
-def _recorded_hands(raw: Any, ctx: GameContext, errors: dict[str, list[str | Promise]]) -> list[RecordedHand]:
+def _recorded_hands(
+    raw: Any, ctx: GameContext, rules: SixtySixRules, errors: dict[str, list[str | Promise]]
+) -> list[RecordedHand]:
     if not isinstance(raw, list) or not raw:
         errors.setdefault("hands", []).append(_("List the hands of the match in the order they were played."))
         return []
@@ -275,17 +278,43 @@ def _recorded_hands(raw: Any, ctx: GameContext, errors: dict[str, list[str | Pro
                 _("Hand %(n)s: game points are a whole number.") % {"n": index}
             )
             continue
-        default_reason = Reason.TIE_POT.value if winner is None else Reason.DECLARED.value
+        seat = None if winner is None else ctx.player_ids.index(winner)
+        if not hand.get("reason"):
+            # A referee may give just the winner and the points: take the first way a hand can end
+            # that gives them under this profile (a 6 is the bid's, a tie feeds the pot).
+            reason = _likely_reason(rules, seat, points)
+            hands.append(RecordedHand(winner=seat, game_points=points, reason=reason))
+            continue
         try:
-            reason = Reason(hand.get("reason") or default_reason)
+            reason = Reason(hand["reason"])
         except ValueError:
             errors.setdefault(where, []).append(
                 _("Hand %(n)s: the reason is one of %(reasons)s.") % {"n": index, "reasons": reasons}
             )
             continue
-        seat = None if winner is None else ctx.player_ids.index(winner)
         hands.append(RecordedHand(winner=seat, game_points=points, reason=reason))
     return hands
+
+
+_REASONS_IN_ORDER = (
+    Reason.DECLARED,
+    Reason.LAST_TRICK,
+    Reason.MORE_POINTS,
+    Reason.FAILED_CLOSE,
+    Reason.WRONG_DECLARATION,
+    Reason.BID_WON,
+    Reason.TIE_POT,
+    Reason.DRAW,
+)
+
+
+def _likely_reason(rules: SixtySixRules, seat: int | None, points: int) -> Reason:
+    """The first reason under which a hand won by ``seat`` for ``points`` is possible (the engine
+    then reports the problem with a declared hand if none is)."""
+    for reason in _REASONS_IN_ORDER:
+        if not hand_record_problems(rules, RecordedHand(winner=seat, game_points=points, reason=reason)):
+            return reason
+    return Reason.TIE_POT if seat is None else Reason.DECLARED
 
 
 def _normalise_snapszer(raw: Mapping[str, Any], ctx: GameContext) -> dict[str, Any]:
@@ -301,7 +330,7 @@ def _normalise_snapszer(raw: Mapping[str, Any], ctx: GameContext) -> dict[str, A
     hands: list[RecordedHand] | None = None
     if raw.get("hands") is not None:
         field = "hands"
-        hands = _recorded_hands(raw["hands"], ctx, errors)
+        hands = _recorded_hands(raw["hands"], ctx, rules, errors)
         if errors:
             raise ResultInvalid(errors)
         problems = match_hands_valid(rules, hands)

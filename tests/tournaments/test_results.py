@@ -174,3 +174,25 @@ def test_tournament_rules_are_checked_by_the_engines(
         assert problems == []
     else:
         assert any(fragment in p for p in problems), problems
+
+
+def test_snapszer_hands_without_reasons_take_the_reason_their_points_allow_X31() -> None:
+    hu = GameContext(
+        game="snapszer",
+        player_ids=(1, 2),
+        names={1: "A", 2: "B"},
+        rules_profile="snapszer-hu",
+        rules_options={},
+    )
+    game = [{"winner": 1, "points": 6}, {"winner": 1, "points": 1}]  # a bid won, then one more point
+    with pytest.raises(ResultInvalid):  # one game of 7 is not a snapszer-hu match (two games of 7)
+        normalise_result({"hands": game}, hu)
+    data = normalise_result({"hands": game + game}, hu)
+    assert [h["reason"] for h in data["hands"]] == ["bid_won", "declared", "bid_won", "declared"]
+    assert data["games"] == [{"1": 7, "2": 0}, {"1": 7, "2": 0}]
+    assert data["winner"] == 1
+
+
+def test_snapszer_a_6_without_a_bid_in_the_profile_is_refused() -> None:
+    with pytest.raises(ResultInvalid):
+        normalise_result({"hands": [{"winner": 1, "points": 6}, {"winner": 1, "points": 1}]}, SNAPSZER)
