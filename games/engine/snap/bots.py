@@ -34,11 +34,12 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from games.engine.snap.actions import CallKind, CentralClaim, Claim, PairClaim, PoolClaim, SlapClaim
 from games.engine.snap.decks import DECKS, JACK
 from games.engine.snap.rules import PoolCall, SnapRules
-from games.engine.snap.state import Deal, PlayerView, observe
+from games.engine.snap.state import Deal, PlayerView
 from games.engine.snap.timing import (
     Advance,
     LiveGame,
@@ -100,15 +101,28 @@ def reaction_ms(level: BotLevel, piles: int, rng: random.Random) -> int:
     return max(1, round(ex_gaussian(rng, mu, SIGMA_SHARE * level.mean_ms, tau)))
 
 
+_FLIP_TAU = TAU_SHARE * FLIP_MEAN_MS
+_FLIP_MU = FLIP_MEAN_MS - _FLIP_TAU
+_FLIP_SIGMA = SIGMA_SHARE * FLIP_MEAN_MS
+
+
 def flip_delay_ms(rng: random.Random) -> int:
-    """How long a bot takes to flip once it sees it is on turn (ms)."""
-    tau = TAU_SHARE * FLIP_MEAN_MS
-    return max(1, round(ex_gaussian(rng, FLIP_MEAN_MS - tau, SIGMA_SHARE * FLIP_MEAN_MS, tau)))
+    """How long a bot takes to flip once it sees it is on turn (ms): ``ex_gaussian`` with the
+    flip pace's numbers, written out because a bot game draws one per flip."""
+    u1 = rng.random()
+    u2 = rng.random()
+    normal = math.sqrt(-2.0 * math.log(1.0 - u1)) * math.cos(2.0 * math.pi * u2)
+    delay = round(_FLIP_MU + _FLIP_SIGMA * normal - _FLIP_TAU * math.log(1.0 - rng.random()))
+    return delay if delay > 1 else 1
 
 
-@dataclass(frozen=True, slots=True)
-class Press:
-    """What a bot does at time ``at`` (its own clock = the virtual clock): a flip, or a call."""
+_new_tuple = tuple.__new__
+
+
+class Press(NamedTuple):
+    """What a bot does at time ``at`` (its own clock = the virtual clock): a flip, or a call.
+
+    A named tuple, not a dataclass: a bot game makes one per flip, and a tuple is cheaper."""
 
     at: int
     seat: int
@@ -138,12 +152,23 @@ class TableReader:
             if len(shown) == 2 and shown[0] == shown[1]:
                 found.append((0, CallKind.SNAP, CentralClaim(), ("central", view.central_size)))
         else:
+            pools = view.pools
+            if not self.rules.slapjack:
+                showing = [p.match for p in view.piles if p.match is not None and p.active]
+                labels = set(showing)
+                if len(labels) == len(showing) and not (
+                    pools and any(pool.match in labels for pool in pools)
+                ):
+                    # No two tops alike and no top like a pool: nothing to claim (most views).
+                    self._view = view
+                    self._found = []
+                    return self._found
             tops = [(p.seat, p.match, p.top_flip or 0, p.top) for p in view.piles if p.active and p.match]
             for i, (a, ka, fa, _) in enumerate(tops):
                 for b, kb, fb, _ in tops[i + 1 :]:
                     if ka == kb:
                         found.append((max(fa, fb), CallKind.SNAP, PairClaim(a, b), ("pair", a, b, fa, fb)))
-            for pool in view.pools:
+            for pool in pools:
                 for s, ks, fs, _ in tops:
                     if ks == pool.match:
                         ident = ("pool", pool.id, pool.size, s, fs)
@@ -180,7 +205,7 @@ class Bot:
         self._handled: set[tuple[object, ...]] = set()
         self.misses = 0
         self.false_calls = 0
-        self._false_at = self._flips_to_false_call()  # the flip count of the next false call
+        self.false_call_at = self._flips_to_false_call()  # the flip count of the next false call (read-only)
 
     def _flips_to_false_call(self) -> int:
         """Flips until the next false call: geometric, the same as a chance of ``false_per_flip``
@@ -198,7 +223,7 @@ class Bot:
         ``on_view`` of any other view returns no press and changes nothing, so a simulation may
         skip it (the bot game does: most views need nothing from most seats).
         """
-        return view.turn == self.seat or view.flips >= self._false_at or bool(self._reader.matches(view))
+        return view.turn == self.seat or view.flips >= self.false_call_at or bool(self._reader.matches(view))
 
     def on_view(self, view: PlayerView, now: int, resume_at: int | None) -> list[Press]:
         """React to ``view`` arriving at ``now``. ``resume_at`` is when the server said play may
@@ -212,7 +237,8 @@ class Bot:
             flip_key = (view.flips, view.seq, resume_at)
             if flip_key != self._flip_key:
                 self._flip_key = flip_key
-                presses.append(Press(max(now + flip_delay_ms(self.rng), resume_at + 1), seat))
+                at = now + flip_delay_ms(self.rng)
+                presses.append(_new_tuple(Press, (at if at > resume_at else resume_at + 1, seat, None)))
         if view.seq == self._seen_seq:
             return presses  # the same table again (a freeze began or ended): nothing new to call
         self._seen_seq = view.seq
@@ -229,8 +255,8 @@ class Bot:
             reaction = reaction_ms(self.level, self._piles(view), rng)
             presses.append(Press(now + reaction, seat, (kind, claim, view.seq, reaction)))
             return presses
-        if view.flips >= self._false_at:
-            self._false_at = view.flips + self._flips_to_false_call()
+        if view.flips >= self.false_call_at:
+            self.false_call_at = view.flips + self._flips_to_false_call()
             false_claim = self._false_claim(view)
             if false_claim is not None:
                 self.false_calls += 1
@@ -319,72 +345,87 @@ def play_bot_game(
     heap: list[tuple[int, int, int, TimedInput]] = []
     counter = 0
     delivered = [0] * n  # per seat: when its latest view arrived (a connection keeps order)
-    last_view: list[PlayerView | None] = [None]
-
-    def one_way(seat: int) -> int:
-        link = links[seat]
-        return link.rtt_ms // 2 + int(rng.random() * link.jitter_ms)
-
-    def push(at: int, seat: int, inp: TimedInput) -> None:
-        nonlocal counter
-        counter += 1
-        heapq.heappush(heap, (at, counter, seat, inp))
+    half_rtt = [link.rtt_ms // 2 for link in links]
+    jitter = [link.jitter_ms for link in links]
+    random_ = rng.random
+    heappush = heapq.heappush
+    all_seats = range(n)
+    view: PlayerView | None = None
 
     def send(press: Press) -> None:
-        arrival = press.at + one_way(press.seat)
+        nonlocal counter
+        seat = press.seat
+        arrival = press.at + half_rtt[seat] + int(random_() * jitter[seat])  # one way, with jitter
+        counter += 1
         if press.call is None:
-            delay = reveal_delay(rng.random(), timing) if timing.reveal_jitter_ms else 0
-            push(arrival, press.seat, TimedFlip(arrival, press.seat, delay))
+            delay = reveal_delay(random_(), timing) if timing.reveal_jitter_ms else 0
+            heappush(heap, (arrival, counter, seat, TimedFlip(arrival, seat, delay)))
         else:
             kind, claim, seq, reaction = press.call
-            push(arrival, press.seat, TimedCall(arrival, press.seat, kind, claim, seq, reaction))
+            heappush(heap, (arrival, counter, seat, TimedCall(arrival, seat, kind, claim, seq, reaction)))
 
     def publish(at: int) -> None:
         """Send the new state to every active seat. A bot only plans presses for later times
         from a view, so it can take the view now, stamped with its arrival time: the order of
         one seat's views is kept, which is all that matters to it."""
+        nonlocal view
         state = game.state
         # observe(state, seat) differs between seats only in its ``seat`` field (every pile's
         # size and top are public, S5), which a bot does not read: one view serves every seat
         # (tests/games/engine/snap/test_bots.py checks the equality).
-        view = last_view[0]
-        seats: Sequence[int] = range(n)
+        seats: Sequence[int] = all_seats
         if view is None or view.seq != state.seq:
-            view = last_view[0] = observe(state, None)
+            view = game.view(None)
         elif state.turn is not None:
             # A freeze began or ended on the same table: only the seat on turn can act on that
             # (its flip); any other bot's on_view would return nothing.
             seats = (state.turn,)
         resume_at = None if game.frozen else game.resume_at
+        # Bot.wants, read once for the table: a match showing, the seat on turn, a false call due.
+        matching = bool(reader.matches(view))
+        turn = view.turn
+        flips = view.flips
+        active = state.active
         for seat in seats:
             bot = bots[seat]
-            if state.active[seat] and bot.wants(view):
-                arrival = delivered[seat] = max(at + one_way(seat), delivered[seat])
+            if active[seat] and (matching or seat == turn or flips >= bot.false_call_at):
+                arrival = at + half_rtt[seat] + int(random_() * jitter[seat])
+                arrival = max(arrival, delivered[seat])
+                delivered[seat] = arrival
                 for press in bot.on_view(view, arrival, resume_at):
                     send(press)
 
     for seat in range(n):
-        push(0, seat, RoundTrip(0, seat, links[seat].rtt_ms))
+        counter += 1
+        heappush(heap, (0, counter, seat, RoundTrip(0, seat, links[seat].rtt_ms)))
     publish(0)
-    published = (game.state.seq, game.resume_at, game.frozen)
+    published_seq, published_resume, published_frozen = game.state.seq, game.resume_at, game.frozen
     steps = 0
     due = game.next_due()
+    feed = game.feed
+    heappop = heapq.heappop
     while game.state.result is None:
         steps += 1
         if steps > max_steps:
             raise RuntimeError("bot game did not end")
         # An input arriving at the same moment as a timer goes first (as in LiveGame.feed).
         if due is not None and (not heap or due < heap[0][0]):
-            game.feed(Advance(due))
+            feed(Advance(due))
         else:
-            at, _c, seat, inp = heapq.heappop(heap)
-            if isinstance(inp, RoundTrip):
+            at, _c, seat, inp = heappop(heap)
+            if type(inp) is RoundTrip:
                 # S33: the server measures each connection again now and then.
-                push(at + rtt_every_ms, seat, RoundTrip(at + rtt_every_ms, seat, inp.rtt_ms))
-            game.feed(inp)
+                counter += 1
+                again = at + rtt_every_ms
+                heappush(heap, (again, counter, seat, RoundTrip(again, seat, inp.rtt_ms)))
+            feed(inp)
         due = game.next_due()
-        if (game.state.seq, game.resume_at, game.frozen) != published:
+        if (
+            game.state.seq != published_seq
+            or game.resume_at != published_resume
+            or game.frozen != published_frozen
+        ):
             # A new state, or a decision pending or taken: the clients hear of it.
-            published = (game.state.seq, game.resume_at, game.frozen)
+            published_seq, published_resume, published_frozen = game.state.seq, game.resume_at, game.frozen
             publish(game.now)
     return BotGame(game, bots)

@@ -14,7 +14,7 @@ that a call can be judged on the state its caller saw (S14, S15).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.engine.errors import IllegalAction
 from games.engine.snap.decks import Deck
@@ -210,8 +210,7 @@ class SnapState:
         return f"SnapState(seq={self.seq}, flips={self.flips}, turn={self.turn}, result={self.result})"
 
 
-@dataclass(frozen=True, slots=True)
-class PileView:
+class PileView(NamedTuple):
     """What everyone sees of one seat: pile sizes, the face-up top, what that top matches on
     (``match``: its rank, card or picture, per the rules' match_key) and when it was flipped."""
 
@@ -224,8 +223,7 @@ class PileView:
     top_flip: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class PoolView:
+class PoolView(NamedTuple):
     """A pool as seen: ``number`` is its position (1 = oldest, S25), ``id`` its stable id."""
 
     id: int
@@ -235,12 +233,14 @@ class PoolView:
     match: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
+class PlayerView(NamedTuple):
     """Everything ``seat`` may know (``seat`` None: a spectator), nothing more (E2).
 
     Never contains the order or identity of any face-down card; ``central_top`` is None when the
     single_pile centre shows no face-up card.
+
+    Views are immutable named tuples rather than frozen dataclasses: a live game builds one per
+    state change (the bot game's hot path), and a tuple is several times cheaper to build.
     """
 
     seat: int | None
@@ -268,22 +268,8 @@ class PlayerView:
             "turn": self.turn,
             "last_flipper": self.last_flipper,
             "flips": self.flips,
-            "piles": [
-                {
-                    "seat": p.seat,
-                    "active": p.active,
-                    "facedown": p.facedown,
-                    "faceup": p.faceup,
-                    "top": p.top,
-                    "match": p.match,
-                    "top_flip": p.top_flip,
-                }
-                for p in self.piles
-            ],
-            "pools": [
-                {"id": p.id, "number": p.number, "size": p.size, "top": p.top, "match": p.match}
-                for p in self.pools
-            ],
+            "piles": [p._asdict() for p in self.piles],
+            "pools": [p._asdict() for p in self.pools],
             "central_size": self.central_size,
             "central_top": self.central_top,
             "central_below": self.central_below,
@@ -293,47 +279,98 @@ class PlayerView:
         }
 
 
+_new_tuple = tuple.__new__
+_NO_POOLS: tuple[PoolView, ...] = ()
+
+
+class TableViews:
+    """Builds the views of one game's successive states, reusing every pile and pool view that
+    did not change since the previous state (a flip changes one pile): a live game builds a view
+    per state change, and most of a view is the same as the one before.
+
+    ``observe`` is this with nothing to reuse; a view built here equals ``observe``'s.
+    """
+
+    __slots__ = ("_active", "_cards", "_flip_no", "_ks", "_piles", "_pools", "_pools_of")
+
+    def __init__(self) -> None:
+        # What the pile views in ``_piles`` were built from (the same tuple of cards is the same
+        # cards: states share the tuples that did not change).
+        self._cards: tuple[tuple[int, ...], ...] = ()
+        self._ks: tuple[int, ...] = ()
+        self._active: tuple[bool, ...] = ()
+        self._flip_no: tuple[int, ...] = ()
+        self._piles: tuple[PileView, ...] = ()
+        self._pools_of: tuple[Pool, ...] | None = None
+        self._pools: tuple[PoolView, ...] = _NO_POOLS
+
+    def observe(self, state: SnapState, seat: int | None) -> PlayerView:
+        """The view of ``seat`` (or of a spectator when None); see ``observe``."""
+        if seat is not None and not 0 <= seat < state.n:
+            raise IllegalAction("no_such_seat", str(seat))
+        deck = state.deck
+        names = deck.cards
+        labels = deck.match_labels(state.rules.match_key)
+        cs, ks, active, flip_no = state.cs, state.ks, state.active, state.flip_no
+        if not (cs is self._cards and ks is self._ks and active is self._active and flip_no is self._flip_no):
+            old = self._piles
+            reuse = len(old) == state.n
+            piles = []
+            for s in range(state.n):
+                k = ks[s]
+                cards = cs[s]
+                # A pile's view depends on its cards, how many lie face up, whether its seat
+                # plays and when its top was flipped.
+                if (
+                    reuse
+                    and cards is self._cards[s]
+                    and k == self._ks[s]
+                    and active[s] == self._active[s]
+                    and flip_no[s] == self._flip_no[s]
+                ):
+                    piles.append(old[s])
+                elif k:
+                    top = cards[k - 1]
+                    piles.append(
+                        _new_tuple(
+                            PileView, (s, active[s], len(cards) - k, k, names[top], labels[top], flip_no[s])
+                        )
+                    )
+                else:
+                    piles.append(_new_tuple(PileView, (s, active[s], len(cards), 0, None, None, None)))
+            self._piles = tuple(piles)
+            self._cards, self._ks, self._active, self._flip_no = cs, ks, active, flip_no
+        if state.pools is not self._pools_of:
+            self._pools_of = state.pools
+            self._pools = tuple(
+                _new_tuple(PoolView, (p.id, i, len(p.cards), names[p.cards[0]], labels[p.cards[0]]))
+                for i, p in enumerate(state.pools, 1)
+            )
+        central = state.central
+        visible = len(central) - state.central_hidden if central else 0
+        return _new_tuple(
+            PlayerView,
+            (
+                seat,
+                state.seq,
+                state.n,
+                state.dealer,
+                state.turn,
+                state.last_flipper,
+                state.flips,
+                self._piles,
+                self._pools,
+                len(central),
+                names[central[0]] if visible >= 1 else None,
+                names[central[1]] if visible >= 2 else None,
+                tuple(labels[c] for c in central[: min(visible, 2)]) if visible else (),
+                state.cap_seat is not None,
+                state.result,
+            ),
+        )
+
+
 def observe(state: SnapState, seat: int | None) -> PlayerView:
     """The view of ``seat`` (or of a spectator when None): tops and sizes of every pile and pool,
     whose turn it is; never the order of a face-down pile. Raises IllegalAction on a bad seat."""
-    if seat is not None and not 0 <= seat < state.n:
-        raise IllegalAction("no_such_seat", str(seat))
-    names = state.deck.cards
-    labels = state.deck.match_labels(state.rules.match_key)
-    piles = []
-    for s in range(state.n):
-        k = state.ks[s]
-        top = state.cs[s][k - 1] if k else None
-        piles.append(
-            PileView(
-                seat=s,
-                active=state.active[s],
-                facedown=len(state.cs[s]) - k,
-                faceup=k,
-                top=None if top is None else names[top],
-                match=None if top is None else labels[top],
-                top_flip=state.flip_no[s] if k else None,
-            )
-        )
-    pools = tuple(
-        PoolView(id=p.id, number=i + 1, size=len(p.cards), top=names[p.cards[0]], match=labels[p.cards[0]])
-        for i, p in enumerate(state.pools)
-    )
-    visible = len(state.central) - state.central_hidden
-    return PlayerView(
-        seat=seat,
-        seq=state.seq,
-        players=state.n,
-        dealer=state.dealer,
-        turn=state.turn,
-        last_flipper=state.last_flipper,
-        flips=state.flips,
-        piles=tuple(piles),
-        pools=pools,
-        central_size=len(state.central),
-        central_top=names[state.central[0]] if visible >= 1 else None,
-        central_below=names[state.central[1]] if visible >= 2 else None,
-        central_matches=tuple(labels[c] for c in state.central[: min(visible, 2)]),
-        cap_reached=state.cap_seat is not None,
-        result=state.result,
-    )
+    return TableViews().observe(state, seat)

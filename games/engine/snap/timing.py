@@ -68,7 +68,7 @@ from games.engine.snap.game import (
     pick_key,
 )
 from games.engine.snap.rules import EmptyFacedown, SnapRules
-from games.engine.snap.state import Deal, PlayerView, SnapState, observe
+from games.engine.snap.state import Deal, PlayerView, SnapState, TableViews
 
 # --------------------------------------------------------------------------------------------
 # Options
@@ -295,7 +295,8 @@ class LiveGame:
     ``state`` (the engine state), ``now``, ``shown_at`` (server time of each seq), ``log`` (every
     input fed, the timed log: ``replay_timed`` rebuilds the identical game from it),
     ``engine_log`` (the engine inputs produced, with their times: ``game.replay`` of them gives
-    the same final state), ``events`` (everything stamped so far), ``resume_at``.
+    the same final state), ``events`` (everything stamped so far), ``resume_at``, ``frozen``
+    (S34: a valid call is waiting for its decision, so no flip may happen).
 
     Mutable by design (a server feeds it one input at a time); it reads no clock and draws no
     random number.
@@ -331,6 +332,7 @@ class LiveGame:
         self._lockout_until = [-_NEVER] * n
         self._recent: list[deque[int]] = [deque() for _ in range(n)]
         self._pending: list[_Pending] = []
+        self.frozen = False  # S34: a valid call is waiting for its decision, so no flip may happen
         self.resume_at = start_ms
         self._turn_since = start_ms
         self._delayed_flip: tuple[int, int] | None = None  # (due, seat)
@@ -344,18 +346,17 @@ class LiveGame:
         self.engine_log: list[tuple[int, Action]] = []
         self.events: list[tuple[int, Event]] = []
         self._out: list[tuple[int, Event]] = []
+        self._views = TableViews()
+        self._flip_of = [Flip(seat) for seat in range(n)]  # a value: one per seat serves every flip
+        self._speed = rules.speed
+        self._turn_timeout = timing.turn_timeout_ms
         self._timer = self._next_timer()
 
     # Reading -----------------------------------------------------------------------------------
 
-    @property
-    def frozen(self) -> bool:
-        """S34: a valid call is waiting for its decision, so no flip may happen."""
-        return bool(self._pending) and any(p.valid for p in self._pending)
-
     def view(self, seat: int | None) -> PlayerView:
         """``observe`` of the current state: all a seat (or spectator) may see."""
-        return observe(self.state, seat)
+        return self._views.observe(self.state, seat)
 
     def bound(self, seat: int) -> int:
         """S33: the most lag ``seat``'s calls can be compensated for now."""
@@ -381,19 +382,22 @@ class LiveGame:
         """
         self._check(inp)
         self._out = []
-        if self._timer is not None and self._timer[0] < inp.at:
-            self._run_timers(inp.at, inclusive=False)
-        self.now = inp.at
+        at = inp.at
+        timer = self._timer
+        if timer is not None and timer[0] < at:
+            self._run_timers(at, inclusive=False)
+        self.now = at
         self.log.append(inp)
-        if isinstance(inp, TimedCall):
-            self._on_call(inp)
-        elif isinstance(inp, TimedFlip):
+        if type(inp) is TimedFlip:
             self._on_flip(inp)
-        elif isinstance(inp, RoundTrip):
+        elif type(inp) is TimedCall:
+            self._on_call(inp)
+        elif type(inp) is RoundTrip:
             self.rtt[inp.seat] = inp.rtt_ms
             self._rtt_version += 1
-        self._timer = self._next_timer()
-        self._run_timers(inp.at, inclusive=True)
+        timer = self._timer = self._next_timer()
+        if timer is not None and timer[0] <= at:
+            self._run_timers(at, inclusive=True)
         self.events.extend(self._out)
         return self._out
 
@@ -401,7 +405,14 @@ class LiveGame:
         if inp.at < self.now:
             raise IllegalAction("time_backwards", f"input at {inp.at} after {self.now}")
         n = self.state.n
-        if isinstance(inp, TimedCall):
+        if type(inp) is TimedFlip:  # the most frequent input first
+            if not 0 <= inp.seat < n:
+                raise IllegalAction("no_such_seat", f"seat {inp.seat}")
+            if self.rules.speed:
+                raise IllegalAction("not_turn_based", "speed: flips come from the tick")
+            if not 0 <= inp.reveal_delay_ms <= self.timing.reveal_jitter_ms:
+                raise IllegalAction("malformed", f"reveal delay {inp.reveal_delay_ms} out of range (S36)")
+        elif isinstance(inp, TimedCall):
             if not 0 <= inp.caller < n:
                 raise IllegalAction("no_such_seat", f"caller {inp.caller}")
             if not 0 <= inp.seq <= self.state.seq:
@@ -411,13 +422,6 @@ class LiveGame:
             if inp.sound is not None and not 0 <= inp.sound < n:
                 raise IllegalAction("malformed", f"sound of seat {inp.sound}")
             check_claim_shape(self.state, inp.kind, inp.claim)
-        elif isinstance(inp, TimedFlip):
-            if not 0 <= inp.seat < n:
-                raise IllegalAction("no_such_seat", f"seat {inp.seat}")
-            if self.rules.speed:
-                raise IllegalAction("not_turn_based", "speed: flips come from the tick")
-            if not 0 <= inp.reveal_delay_ms <= self.timing.reveal_jitter_ms:
-                raise IllegalAction("malformed", f"reveal delay {inp.reveal_delay_ms} out of range (S36)")
         elif isinstance(inp, RoundTrip) and (not 0 <= inp.seat < n or inp.rtt_ms < 0):
             raise IllegalAction("malformed", f"round trip {inp!r}")
 
@@ -458,6 +462,7 @@ class LiveGame:
         effective = self.effective_time(call)
         pending = _Pending(t, caller, call.kind, call.claim, call.seq, call.sound, effective, valid)
         self._pending.append(pending)
+        self.frozen = self.frozen or valid
         self._emit(CallQueued(t, caller, call.seq, effective, valid, self._decide_at(pending)))
 
     def _holds_on_seen(self, seen: SnapState, call: TimedCall) -> bool:
@@ -517,6 +522,7 @@ class LiveGame:
             for p, _claim, _flag in group:
                 self._pending.remove(p)
             self._decide_group(at, group)
+        self.frozen = any(p.valid for p in self._pending)
         if decided_valid and self.state.seq != seq_before:
             # S34: a pause after a decision that changed the table (late calls change nothing).
             self.resume_at = at + self.timing.post_resolution_pause_ms
@@ -613,39 +619,53 @@ class LiveGame:
         return None
 
     def _on_flip(self, flip: TimedFlip) -> None:
-        refusal = self._flip_refusal(flip.seat, flip.at)
-        if refusal is not None:
-            self._emit(FlipRefused(flip.at, flip.seat, refusal))
-        elif flip.reveal_delay_ms:
-            self._delayed_flip = (flip.at + flip.reveal_delay_ms, flip.seat)  # S36
+        state = self.state
+        if (
+            state.turn == flip.seat
+            and not self.frozen
+            and flip.at >= self.resume_at
+            and self._delayed_flip is None
+            and state.result is None
+        ):  # the usual case, checked at once; _flip_refusal names the reason otherwise
+            if flip.reveal_delay_ms:
+                self._delayed_flip = (flip.at + flip.reveal_delay_ms, flip.seat)  # S36
+            else:
+                self._to_engine(flip.at, self._flip_of[flip.seat], "flip")
         else:
-            self._to_engine(flip.at, Flip(flip.seat), "flip")
+            refusal = self._flip_refusal(flip.seat, flip.at)
+            assert refusal is not None
+            self._emit(FlipRefused(flip.at, flip.seat, refusal))
 
     def _next_timer(self) -> tuple[int, int] | None:
         """``(due, kind)`` of the earliest timer, or None (a hot path: kept lean)."""
-        if self.state.result is not None:
+        state = self.state
+        if state.result is not None:
             return None
-        best = (_NEVER, _DECIDE)
-        frozen = False
+        due, kind = _NEVER, _DECIDE
         if self._pending:
-            frozen = self.frozen
-            best = (min(self._decide_at(p) for p in self._pending), _DECIDE)
-        if self.state.cap_seat is None and self._cap_at < best[0]:
-            best = (self._cap_at, _CAP)
-        if not frozen:
+            # _decide_at of the earliest call: every call waits the same window after its time.
+            earliest = min([p.effective for p in self._pending])
+            due = earliest + self.timing.tie_window_ms + self._widest_bound()
+        if state.cap_seat is None and self._cap_at < due:
+            due, kind = self._cap_at, _CAP
+        if not self.frozen:
+            resume_at = self.resume_at
             if self._delayed_flip is not None:
-                timer = (max(self._delayed_flip[0], self.resume_at), _DELAYED_FLIP)
-            elif self.rules.speed:
-                timer = (max(self._next_tick, self.resume_at), _TICK)
+                flip_due, flip_kind = max(self._delayed_flip[0], resume_at), _DELAYED_FLIP
+            elif self._speed:
+                flip_due, flip_kind = max(self._next_tick, resume_at), _TICK
             else:
-                timer = (max(self._turn_since, self.resume_at) + self.timing.turn_timeout_ms, _TIMEOUT)
-            best = min(best, timer)
-        if best[0] >= _NEVER:
+                since = self._turn_since
+                flip_due = (since if since > resume_at else resume_at) + self._turn_timeout
+                flip_kind = _TIMEOUT
+            if flip_due < due or (flip_due == due and flip_kind < kind):
+                due, kind = flip_due, flip_kind
+        if due >= _NEVER:
             return None
         # Never before now: a deadline can move into the past (a lower round trip measured after
         # a call was queued; a delayed flip held by a freeze that ended without a pause). The
         # timer then fires as soon as that is known.
-        return best if best[0] >= self.now else (self.now, best[1])
+        return (due, kind) if due >= self.now else (self.now, kind)
 
     def _run_timers(self, until: int, inclusive: bool) -> None:
         """Fire the timers due before ``until`` (or at it, when ``inclusive``). ``self._timer``
@@ -689,7 +709,9 @@ class LiveGame:
         before = self.state
         state, events = apply(before, action)
         self.engine_log.append((at, action))
-        self._out.extend([(at, event) for event in events])
+        out = self._out
+        for event in events:
+            out.append((at, event))
         if state is not before:
             self.state = state
             self._states.append(state)

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import inspect
 import random
-from dataclasses import replace
 from statistics import mean, median
 
 import pytest
 
 from games.engine.snap import Flip, PairClaim, PlayerView, SnapRules, SnapState, apply, observe, replay
 from games.engine.snap.bots import (
+    FLIP_MEAN_MS,
     LEVELS,
     PER_PILE_MS,
+    SIGMA_SHARE,
+    TAU_SHARE,
     Bot,
     Link,
     TableReader,
     ex_gaussian,
+    flip_delay_ms,
     play_bot_game,
     reaction_ms,
 )
@@ -91,13 +94,13 @@ def test_bots_make_false_calls_at_their_level_rate(name: str) -> None:
     state = start(CLASSIC, 4, {0: ["7H"], 1: ["9S"]})
     state, _ = apply(state, Flip(0))
     state, _ = apply(state, Flip(1))
-    base = replace(observe(state, None), turn=0)  # no match showing, the bot (seat 3) not on turn
+    base = observe(state, None)._replace(turn=0)  # no match showing, the bot (seat 3) not on turn
     level = LEVELS[name]
     bot = Bot(3, level, CLASSIC, random.Random(9))
     flips = 60_000
     wrong = []
     for k in range(1, flips + 1):
-        for press in bot.on_view(replace(base, flips=k, seq=k), 1000 * k, 0):
+        for press in bot.on_view(base._replace(flips=k, seq=k), 1000 * k, 0):
             assert press.call is not None
             wrong.append(press.call[1])
     assert len(wrong) / flips == pytest.approx(level.false_per_flip, rel=0.15)
@@ -113,7 +116,7 @@ def test_a_bot_acts_on_what_observe_shows_and_nothing_else() -> None:
         while state is not None:
             spectator = observe(state, None)
             for seat in range(4):
-                assert observe(state, seat) == replace(spectator, seat=seat)
+                assert observe(state, seat) == spectator._replace(seat=seat)
             state = state._prev
 
 
@@ -164,3 +167,12 @@ def test_bot_games_run_on_every_table_size_and_rules_variant() -> None:
         deal = shuffled_deal(rules, players, rng)
         game = play_bot_game(rules, [LEVELS["strong"]] * players, deal, 0, rng).game
         assert game.state.result is not None
+
+
+def test_flip_delay_is_the_ex_gaussian_of_the_flip_pace() -> None:
+    # flip_delay_ms writes ex_gaussian out for speed; both must draw the same numbers.
+    tau = TAU_SHARE * FLIP_MEAN_MS
+    a, b = random.Random(4), random.Random(4)
+    for _ in range(2000):
+        expected = max(1, round(ex_gaussian(a, FLIP_MEAN_MS - tau, SIGMA_SHARE * FLIP_MEAN_MS, tau)))
+        assert flip_delay_ms(b) == expected

@@ -12,6 +12,7 @@ from games.engine.errors import IllegalAction
 from games.engine.snap import SnapRules, SnapState, apply, new_game, observe
 from games.engine.snap.events import Flipped
 from games.engine.snap.playout import Temperament, random_input, shuffled_deal
+from games.engine.snap.state import TableViews
 from tests.games.engine.snap.helpers import CLASSIC, flip, start
 from tests.games.engine.snap.variants import SMALL_SETS, STANDARD_SETS, players_for
 
@@ -135,3 +136,28 @@ def test_views_say_what_each_top_matches_on() -> None:
     state, _ = flip(state, 2)
     piles = observe(state, 0).piles
     assert (piles[0].top, piles[1].top) == ("cat.1", "cat.2") and piles[0].match == piles[1].match == "cat"
+
+
+def test_table_views_built_state_after_state_equal_fresh_views() -> None:
+    """``TableViews`` reuses the pile and pool views a state shares with the one before; every
+    view it builds must equal ``observe``'s, over every rule set, calls and captures included."""
+    rng = random.Random(77)
+    temper = Temperament(call=0.4, wrong=0.05, late=0.05)
+    sets = list(SMALL_SETS.values()) + list(STANDARD_SETS.values())
+    compared = 0
+    for i in range(3 * len(sets)):
+        rules = sets[i % len(sets)]
+        players = players_for(rules, i)
+        state = new_game(rules, shuffled_deal(rules, players, rng), rng.randrange(players))
+        views = TableViews()
+        seen = [state]
+        while state.result is None:
+            state, _events = apply(state, random_input(state, rng, temper))
+            seen.append(state)
+            seat = rng.choice([None, *range(players)])
+            assert views.observe(state, seat) == observe(state, seat)
+            compared += 1
+            if rng.random() < 0.05:  # now and then an older state (a reconnecting client's)
+                old = rng.choice(seen)
+                assert views.observe(old, None) == observe(old, None)
+    assert compared > 1000
