@@ -191,6 +191,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_BROKER_DIR),
         "data_folder_out": str(CELERY_BROKER_DIR),
+        # Its exchange tables too; the default is a "control" folder in the working directory.
+        "control_folder": str(CELERY_BROKER_DIR / "control"),
         "polling_interval": 0.05,
     }
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
