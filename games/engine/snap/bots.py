@@ -200,6 +200,7 @@ class Bot:
         self.rng = rng
         self._reader = reader if reader is not None else TableReader(rules)
         self._own_pool_only = rules.pool_call is PoolCall.FLIPPER_TAKES_POOL
+        self._flipper_barred = not rules.flipper_may_call  # S16
         self._flip_key: tuple[int, int, int] | None = None  # the view a flip was pressed for
         self._seen_seq = -1
         self._handled: set[tuple[object, ...]] = set()
@@ -242,7 +243,7 @@ class Bot:
         if view.seq == self._seen_seq:
             return presses  # the same table again (a freeze began or ended): nothing new to call
         self._seen_seq = view.seq
-        if not self.rules.flipper_may_call and view.last_flipper == seat:
+        if self._flipper_barred and view.last_flipper == seat:
             return presses
         rng = self.rng
         for kind, claim, ident in self._matches(view):
@@ -272,10 +273,13 @@ class Bot:
 
     def _matches(self, view: PlayerView) -> list[tuple[CallKind, Claim, tuple[object, ...]]]:
         """Correct claims this bot may make in ``view``, the most recently flipped first (S26)."""
+        found = self._reader.matches(view)
+        if not found:
+            return found
         seat = self.seat
         return [
             (kind, claim, ident)
-            for kind, claim, ident in self._reader.matches(view)
+            for kind, claim, ident in found
             if not (
                 (kind is CallKind.SLAP and isinstance(claim, SlapClaim) and claim.seat == seat)
                 or (self._own_pool_only and isinstance(claim, PoolClaim) and claim.seat != seat)
@@ -352,23 +356,14 @@ def play_bot_game(
     all_seats = range(n)
     view: PlayerView | None = None
 
-    def send(press: Press) -> None:
-        nonlocal counter
-        seat = press.seat
-        arrival = press.at + half_rtt[seat] + int(random_() * jitter[seat])  # one way, with jitter
-        counter += 1
-        if press.call is None:
-            delay = reveal_delay(random_(), timing) if timing.reveal_jitter_ms else 0
-            heappush(heap, (arrival, counter, seat, TimedFlip(arrival, seat, delay)))
-        else:
-            kind, claim, seq, reaction = press.call
-            heappush(heap, (arrival, counter, seat, TimedCall(arrival, seat, kind, claim, seq, reaction)))
+    reveal = timing.reveal_jitter_ms > 0
 
     def publish(at: int) -> None:
-        """Send the new state to every active seat. A bot only plans presses for later times
-        from a view, so it can take the view now, stamped with its arrival time: the order of
-        one seat's views is kept, which is all that matters to it."""
-        nonlocal view
+        """Send the new state to every active seat, and the presses it prompts to the server. A
+        bot only plans presses for later times from a view, so it can take the view now, stamped
+        with its arrival time: the order of one seat's views is kept, which is all that matters
+        to it. Each message, either way, takes its link's one-way time plus jitter."""
+        nonlocal view, counter
         state = game.state
         # observe(state, seat) differs between seats only in its ``seat`` field (every pile's
         # size and top are public, S5), which a bot does not read: one view serves every seat
@@ -389,11 +384,16 @@ def play_bot_game(
         for seat in seats:
             bot = bots[seat]
             if active[seat] and (matching or seat == turn or flips >= bot.false_call_at):
-                arrival = at + half_rtt[seat] + int(random_() * jitter[seat])
-                arrival = max(arrival, delivered[seat])
+                arrival = max(at + half_rtt[seat] + int(random_() * jitter[seat]), delivered[seat])
                 delivered[seat] = arrival
-                for press in bot.on_view(view, arrival, resume_at):
-                    send(press)
+                for press_at, _seat, call in bot.on_view(view, arrival, resume_at):
+                    sent = press_at + half_rtt[seat] + int(random_() * jitter[seat])
+                    counter += 1
+                    if call is None:
+                        delay = reveal_delay(random_(), timing) if reveal else 0
+                        heappush(heap, (sent, counter, seat, TimedFlip(sent, seat, delay)))
+                    else:
+                        heappush(heap, (sent, counter, seat, TimedCall(sent, seat, *call)))
 
     for seat in range(n):
         counter += 1

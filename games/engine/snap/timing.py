@@ -496,7 +496,8 @@ class LiveGame:
                     self._emit(CallRefused(at, p.caller, "game_over"))
                 self._pending.clear()
                 break
-            self._pending.sort(key=lambda p: (p.effective, p.arrival, p.caller))
+            if len(self._pending) > 1:
+                self._pending.sort(key=lambda p: (p.effective, p.arrival, p.caller))
             first = self._pending[0]
             if self._decide_at(first) > at:
                 break
@@ -545,6 +546,8 @@ class LiveGame:
                 standing.append((claim, True))
         if not standing:
             return None, False
+        if len(standing) == 1:
+            return standing[0]
         claim, flag = min(standing, key=lambda cf: pick_key(state, p.caller, cf[0]))
         return claim, flag
 
@@ -565,6 +568,8 @@ class LiveGame:
     ) -> list[tuple[_Pending, Claim, bool]]:
         """S13/S34: the calls in the tie window whose claims overlap ``first``'s, transitively."""
         group = [first]
+        if len(window) == 1:
+            return group  # ``first`` alone in its window (the usual case)
         members = {id(first[0])}
         used = _parts(first[1])
         grew = True
@@ -585,6 +590,11 @@ class LiveGame:
         seq: the members' seq on which most of their claims held (the latest on equal counts). A
         member whose claim did not hold there is decided on its own afterwards (its piles have
         moved by then, so the engine calls it late)."""
+        if len(group) == 1:  # one caller: a plain call (the usual case)
+            p, claim, flag = group[0]
+            self._emit(Decided(at, (p.caller,), False, flag))
+            self._to_engine(at, Call(p.caller, p.kind, claim, p.seq, p.sound, flag), "call")
+            return
         tie_seq = max(
             {p.seq for p, _c, _f in group},
             key=lambda s: (sum(claim_holds(self._states[s], c) for _p, c, _f in group), s),
