@@ -281,6 +281,7 @@ class PlayerView(NamedTuple):
 
 _new_tuple = tuple.__new__
 _NO_POOLS: tuple[PoolView, ...] = ()
+_EMPTY_PILE = PileView(0, False, 0, 0, None, None, None)
 
 
 class TableViews:
@@ -313,31 +314,34 @@ class TableViews:
         labels = deck.match_labels(state.rules.match_key)
         cs, ks, active, flip_no = state.cs, state.ks, state.active, state.flip_no
         if not (cs is self._cards and ks is self._ks and active is self._active and flip_no is self._flip_no):
-            old = self._piles
-            reuse = len(old) == state.n
-            piles = []
-            for s in range(state.n):
+            n = state.n
+            if len(self._piles) == n:
+                piles = list(self._piles)
+                old_cs, old_ks, old_active, old_flip_no = self._cards, self._ks, self._active, self._flip_no
+                # A pile's view depends on its cards, how many lie face up, whether its seat plays
+                # and when its top was flipped (the same tuple of cards is the same cards: states
+                # share the tuples that did not change). A flip changes one pile.
+                changed = [
+                    s
+                    for s in range(n)
+                    if ks[s] != old_ks[s]
+                    or flip_no[s] != old_flip_no[s]
+                    or cs[s] is not old_cs[s]
+                    or active[s] != old_active[s]
+                ]
+            else:
+                piles = [_EMPTY_PILE] * n
+                changed = list(range(n))
+            pile: tuple[int, bool, int, int, str | None, str | None, int | None]
+            for s in changed:
                 k = ks[s]
                 cards = cs[s]
-                # A pile's view depends on its cards, how many lie face up, whether its seat
-                # plays and when its top was flipped.
-                if (
-                    reuse
-                    and cards is self._cards[s]
-                    and k == self._ks[s]
-                    and active[s] == self._active[s]
-                    and flip_no[s] == self._flip_no[s]
-                ):
-                    piles.append(old[s])
-                elif k:
+                if k:
                     top = cards[k - 1]
-                    piles.append(
-                        _new_tuple(
-                            PileView, (s, active[s], len(cards) - k, k, names[top], labels[top], flip_no[s])
-                        )
-                    )
+                    pile = (s, active[s], len(cards) - k, k, names[top], labels[top], flip_no[s])
                 else:
-                    piles.append(_new_tuple(PileView, (s, active[s], len(cards), 0, None, None, None)))
+                    pile = (s, active[s], len(cards), 0, None, None, None)
+                piles[s] = _new_tuple(PileView, pile)
             self._piles = tuple(piles)
             self._cards, self._ks, self._active, self._flip_no = cs, ks, active, flip_no
         if state.pools is not self._pools_of:
