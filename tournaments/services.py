@@ -184,6 +184,12 @@ def stage_create(
             message=_("Only round robin stages can be created so far."),
             fields={"format": [_("Choose round robin.")]},
         )
+    if options is not None and not isinstance(options, Mapping):
+        raise ApplicationError(
+            code="invalid",
+            message=_("The stage cannot be created as it is."),
+            fields={"options": [_("Give the stage options as an object: option names and their values.")]},
+        )
     options = dict(options or {})
     if tournament.game == GameKind.SNAP:
         options.setdefault("table_size", 4)
