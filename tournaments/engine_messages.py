@@ -258,6 +258,9 @@ REASONS: Final[dict[str, Promise]] = {
     Reason.BID_LOST: _("the bid lost"),
 }
 
+# "1, 2 or 3": the last two of a list of numbers, joined the way the language does.
+OR: Final[Promise] = _("%(first)s or %(last)s")
+
 FALLBACK: Final[Promise] = _("These settings cannot be used. Please tell the club's organiser.")
 
 
@@ -274,7 +277,7 @@ def _one_of(values: Sequence[object]) -> str:
     items = [_display(v) for v in values]
     if len(items) < 2:
         return "".join(items)
-    return str(_("%(first)s or %(last)s") % {"first": ", ".join(items[:-1]), "last": items[-1]})
+    return str(OR % {"first": ", ".join(items[:-1]), "last": items[-1]})
 
 
 def message_params(problem: Problem) -> dict[str, str]:
