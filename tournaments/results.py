@@ -220,7 +220,7 @@ def snapszer_rules(profile: str, options: Mapping[str, Any]) -> SixtySixRules:
     try:
         return rules_from_options(options, profile=profile)
     except InvalidRules as exc:
-        raise ResultInvalid({"rules": list(problem_messages(exc.errors))}) from None
+        raise ResultInvalid({"rules": problem_messages(exc.errors)}) from None
 
 
 def _whole(value: Any, minimum: int = 0) -> bool:
@@ -361,7 +361,7 @@ def _normalise_snapszer(raw: Mapping[str, Any], ctx: GameContext) -> dict[str, A
             raise ResultInvalid(errors)
         problems = match_score_valid(rules, games[0], pot_carried=pot_carried)
     if problems:
-        raise ResultInvalid({field: list(problem_messages(problems))})
+        raise ResultInvalid({field: problem_messages(problems)})
     if errors:
         raise ResultInvalid(errors)
     a, b = ctx.player_ids
