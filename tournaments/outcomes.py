@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine import snap
-from games.engine.errors import InvalidRules
+from games.engine.errors import InvalidRules, Problem
 from games.engine.sixtysix import rules_from_options
 from games.engine.snap.rules import MAX_PLAYERS, MIN_PLAYERS
+from games.engine.snap.rules import rules_from_options as snap_rules_from_options
 from tournaments import series as pure_series
 from tournaments import standings as pure_standings
 from tournaments.models import Entry, GameKind, GameResult, Round, Series, SeriesFormat, Stage
@@ -95,29 +96,25 @@ def series_status(series: Series, confirmed: Mapping[int, GameResult]) -> Series
     return SeriesView(status=status, player_ids=player_ids)
 
 
-def snap_rules(profile: str, options: Mapping[str, Any]) -> snap.SnapRules:
-    """A Snap profile with the tournament's options over it. Raises InvalidRules."""
-    base = snap.PROFILES.get(profile)
-    if base is None:
-        raise InvalidRules([f"unknown Snap profile {profile!r}; known: {', '.join(snap.PROFILES)}"])
-    return snap.SnapRules.from_dict({**base.to_dict(), **options}) if options else base
-
-
 def rules_problems(
     game: str, profile: str, options: Mapping[str, Any], *, table_size: int | None = None
 ) -> list[str]:
     """Why ``profile`` + ``options`` cannot be played (empty: they can). The engines decide; for
-    Snap, ``table_size`` also checks the rules against the number of players at a table."""
+    Snap, ``table_size`` also checks the rules against the number of players at a table.
+
+    The problems are the engines' own (coded :class:`~games.engine.errors.Problem` s): turn them
+    into messages with ``tournaments.engine_messages``.
+    """
     try:
         if GameKind(game) == GameKind.SNAPSZER:
             rules_from_options(options, profile=profile)
             return []
-        rules = snap_rules(profile, options)
-    except (InvalidRules, TypeError) as exc:
-        return list(exc.errors) if isinstance(exc, InvalidRules) else [str(exc)]
+        rules = snap_rules_from_options(options, profile=profile)
+    except InvalidRules as exc:
+        return exc.errors
     sizes = [table_size] if table_size else list(range(MIN_PLAYERS, MAX_PLAYERS + 1))
     # Without a table size, refuse only what no table size could play.
-    per_size = [set(snap.validate(rules, size)[0]) for size in sizes]
+    per_size: list[set[Problem]] = [set(snap.validate(rules, size)[0]) for size in sizes]
     return sorted(set.intersection(*per_size))
 
 

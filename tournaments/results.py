@@ -41,6 +41,7 @@ from games.engine.sixtysix import (
     rules_from_options,
 )
 from snapleague.errors import ApplicationError
+from tournaments.engine_messages import problem_messages
 
 SNAP_ENDINGS = ("last_player_standing", "draw", "adjudicated")
 
@@ -219,7 +220,7 @@ def snapszer_rules(profile: str, options: Mapping[str, Any]) -> SixtySixRules:
     try:
         return rules_from_options(options, profile=profile)
     except InvalidRules as exc:
-        raise ResultInvalid({"rules": list(exc.errors)}) from None
+        raise ResultInvalid({"rules": problem_messages(exc.errors)}) from None
 
 
 def _whole(value: Any, minimum: int = 0) -> bool:
@@ -360,7 +361,7 @@ def _normalise_snapszer(raw: Mapping[str, Any], ctx: GameContext) -> dict[str, A
             raise ResultInvalid(errors)
         problems = match_score_valid(rules, games[0], pot_carried=pot_carried)
     if problems:
-        raise ResultInvalid({field: list(problems)})
+        raise ResultInvalid({field: problem_messages(problems)})
     if errors:
         raise ResultInvalid(errors)
     a, b = ctx.player_ids

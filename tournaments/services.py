@@ -23,6 +23,7 @@ from tournaments.access import (
     require_organiser,
     require_recorder,
 )
+from tournaments.engine_messages import problem_messages
 from tournaments.formats import round_robin
 from tournaments.models import (
     Club,
@@ -91,6 +92,8 @@ def tournament_create(
         fields["game"] = [_("Choose Snap or Snapszer.")]
     if series_format not in SeriesFormat.values:
         fields["series_format"] = [_("Choose best of 3, best of 5 or first to 3.")]
+    if rules_options is not None and not isinstance(rules_options, Mapping):
+        fields["rules_options"] = [_("Give the rules options as an object: option names and their values.")]
     if fields:
         raise ApplicationError(
             code="invalid", message=_("The tournament cannot be created as it is."), fields=fields
@@ -101,7 +104,7 @@ def tournament_create(
         raise ApplicationError(
             code="invalid_rules",
             message=_("These rules cannot be played."),
-            fields={"rules_profile": problems},
+            fields={"rules_profile": problem_messages(problems)},
         )
     return Tournament.objects.create(
         club=club,
@@ -181,6 +184,12 @@ def stage_create(
             message=_("Only round robin stages can be created so far."),
             fields={"format": [_("Choose round robin.")]},
         )
+    if options is not None and not isinstance(options, Mapping):
+        raise ApplicationError(
+            code="invalid",
+            message=_("The stage cannot be created as it is."),
+            fields={"options": [_("Give the stage options as an object: option names and their values.")]},
+        )
     options = dict(options or {})
     if tournament.game == GameKind.SNAP:
         options.setdefault("table_size", 4)
@@ -198,7 +207,7 @@ def stage_create(
             raise ApplicationError(
                 code="invalid_rules",
                 message=_("The tournament's rules cannot be played at tables of %(size)s.") % {"size": size},
-                fields={"table_size": problems},
+                fields={"table_size": problem_messages(problems)},
             )
     order = (tournament.stages.order_by("-order").values_list("order", flat=True).first() or 0) + 1
     return Stage.objects.create(

@@ -83,7 +83,7 @@ def test_snapszer_score_records_the_winner() -> None:
 def test_snapszer_unfinished_match_is_refused_X33() -> None:
     with pytest.raises(ResultInvalid) as exc:
         normalise_result({"score": {"1": 6, "2": 4}}, SNAPSZER)
-    assert "6-4: nobody has reached the target of 7" in str(exc.value.fields["score"][0])
+    assert str(exc.value.fields["score"][0]) == "6–4: nobody has reached 7, so the match is not over yet."
 
 
 def test_snapszer_hands_fold_into_the_score_with_the_pot_X29() -> None:
@@ -103,7 +103,7 @@ def test_snapszer_hands_fold_into_the_score_with_the_pot_X29() -> None:
 @pytest.mark.parametrize(
     ("score", "pot", "fragment"),
     [
-        ({"1": 7, "2": 7}, 0, "both players reached the target"),
+        ({"1": 7, "2": 7}, 0, "only one player can have 7 or more"),
         ({"1": 10, "2": 4}, 0, "at most 9"),
         ({"1": 11, "2": 4}, 2, None),  # X33: the pot carried into the deciding hand allows more
     ],

@@ -37,6 +37,7 @@ from games.engine.sixtysix.engine import (
 )
 from games.engine.sixtysix.events import Event
 from games.engine.sixtysix.match import (
+    MatchRecordProblem,
     MatchState,
     RecordedHand,
     hand_record_problems,
@@ -47,7 +48,14 @@ from games.engine.sixtysix.match import (
     match_score_valid,
     new_match,
 )
-from games.engine.sixtysix.rules import PROFILES, MatchFormat, SixtySixRules, profile, rules_from_options
+from games.engine.sixtysix.rules import (
+    PROFILES,
+    MatchFormat,
+    SixtySixRules,
+    SixtySixRulesProblem,
+    profile,
+    rules_from_options,
+)
 from games.engine.sixtysix.state import HandResult, Phase, Reason, Seat, SixtySixState, Trick
 from games.engine.sixtysix.view import PlayerView, observe
 
@@ -66,6 +74,7 @@ __all__ = [
     "InvalidDeal",
     "LeadMarriage",
     "MatchFormat",
+    "MatchRecordProblem",
     "MatchState",
     "Pass",
     "Phase",
@@ -76,6 +85,7 @@ __all__ = [
     "RecordedHand",
     "Seat",
     "SixtySixRules",
+    "SixtySixRulesProblem",
     "SixtySixState",
     "Trick",
     "action_from_dict",

@@ -14,8 +14,38 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, Final
 
-from games.engine.errors import InvalidRules
+from games.engine.errors import InvalidRules, Problem, ProblemCode
 from games.engine.sixtysix.cards import Rank
+
+
+class SixtySixRulesProblem(ProblemCode):
+    """What ``rules_from_options`` and the :class:`SixtySixRules` checks report (codes, params)."""
+
+    UNKNOWN_PROFILE = "sixtysix_unknown_profile", ("profile", "known")
+    UNKNOWN_OPTION = "sixtysix_unknown_option", ("option", "known")
+    NOT_A_CHOICE = "sixtysix_not_a_choice", ("option", "value", "choices")
+    NOT_TRUE_OR_FALSE = "sixtysix_not_true_or_false", ("option", "value")
+    NOT_A_WHOLE_NUMBER = "sixtysix_not_a_whole_number", ("option", "value")
+    NOT_TEXT = "sixtysix_not_text", ("option", "value")
+    MATCH_UNKNOWN_KEYS = "sixtysix_match_unknown_keys", ("keys", "known")
+    MATCH_NOT_A_FORMAT = "sixtysix_match_not_a_format", ("value",)
+    DECK_SIZE = "sixtysix_deck_size", ("value",)
+    EXCHANGE_RANK = "sixtysix_exchange_rank", ("value",)
+    EXCHANGE_NINE_NEEDS_24 = "sixtysix_exchange_nine_needs_24"
+    EXCHANGE_JACK_WITH_24 = "sixtysix_exchange_jack_with_24"
+    MIN_TALON_EXCHANGE = "sixtysix_min_talon_exchange", ("value", "talon")
+    MIN_TALON_CLOSE = "sixtysix_min_talon_close", ("value", "talon")
+    CLOSE_BEFORE_DRAW_NEEDS_CLOSING = "sixtysix_close_before_draw_needs_closing"
+    AUTOMATIC_WITH_CLOSING = "sixtysix_automatic_with_closing"
+    AUTOMATIC_WITH_BID = "sixtysix_automatic_with_bid"
+    NO_TIE_NEEDS_EQUAL_POINTS_NONE = "sixtysix_no_tie_needs_equal_points_none"
+    TIE_NEEDS_EQUAL_POINTS = "sixtysix_tie_needs_equal_points", ("nobody_declares",)
+    POT_NEEDS_MATCH = "sixtysix_pot_needs_match"
+    POT_NEEDS_ALTERNATE_DEALER = "sixtysix_pot_needs_alternate_dealer"
+    BID_POINTS = "sixtysix_bid_points", ("value",)
+    MATCH_TARGET = "sixtysix_match_target", ("value",)
+    MATCH_GAMES_TO_WIN = "sixtysix_match_games_to_win", ("value",)
+    COUNTDOWN_ONE_GAME = "sixtysix_countdown_one_game"
 
 
 class MarriageLead(StrEnum):
@@ -192,76 +222,185 @@ _BOOL_FIELDS: Final[frozenset[str]] = frozenset(
 )
 
 
-def _problems(r: SixtySixRules) -> list[str]:
-    """Every type error and contradiction in ``r``, as sentences a club organiser can act on."""
-    errors: list[str] = []
+def _not_a_choice(name: str, enum_type: type[StrEnum], value: Any) -> Problem:
+    choices = ", ".join(repr(m.value) for m in enum_type)
+    return Problem(
+        SixtySixRulesProblem.NOT_A_CHOICE,
+        f"{name} must be one of {choices}, not {value!r}",
+        option=name,
+        value=value,
+        choices=", ".join(m.value for m in enum_type),
+    )
+
+
+def _not_true_or_false(name: str, value: Any) -> Problem:
+    return Problem(
+        SixtySixRulesProblem.NOT_TRUE_OR_FALSE,
+        f"{name} must be true or false, not {value!r}",
+        option=name,
+        value=value,
+    )
+
+
+def _problems(r: SixtySixRules) -> list[Problem]:
+    """Every type error and contradiction in ``r``, as coded problems (``SixtySixRulesProblem``)."""
+    errors: list[Problem] = []
     for name, enum_type in _ENUM_FIELDS.items():
         value = getattr(r, name)
         if not isinstance(value, enum_type):
-            errors.append(
-                f"{name} must be one of {', '.join(repr(m.value) for m in enum_type)}, not {value!r}"
-            )
+            errors.append(_not_a_choice(name, enum_type, value))
     for name in _BOOL_FIELDS:
         if not isinstance(getattr(r, name), bool):
-            errors.append(f"{name} must be true or false, not {getattr(r, name)!r}")
+            errors.append(_not_true_or_false(name, getattr(r, name)))
     if errors:
         return errors  # the checks below assume the types are right
     if r.deck_size not in (20, 24):
-        return [f"deck_size must be 20 or 24, not {r.deck_size!r}"]
+        return [
+            Problem(
+                SixtySixRulesProblem.DECK_SIZE,
+                f"deck_size must be 20 or 24, not {r.deck_size!r}",
+                value=r.deck_size,
+            )
+        ]
     if r.exchange_rank not in (Rank.NINE, Rank.JACK):
-        errors.append(f"exchange_rank must be '9' or 'J' (the lowest trump), not {r.exchange_rank.value!r}")
+        errors.append(
+            Problem(
+                SixtySixRulesProblem.EXCHANGE_RANK,
+                f"exchange_rank must be '9' or 'J' (the lowest trump), not {r.exchange_rank.value!r}",
+                value=r.exchange_rank.value,
+            )
+        )
     elif r.exchange_rank is Rank.NINE and r.deck_size == 20:
-        errors.append("exchange_rank '9' needs the 24-card pack: the 20-card pack has no 9s (use 'J')")
+        errors.append(
+            Problem(
+                SixtySixRulesProblem.EXCHANGE_NINE_NEEDS_24,
+                "exchange_rank '9' needs the 24-card pack: the 20-card pack has no 9s (use 'J')",
+            )
+        )
     elif r.exchange_rank is Rank.JACK and r.deck_size == 24:
-        errors.append("exchange_rank 'J' with 24 cards: the lowest trump is the 9 (use '9')")
+        errors.append(
+            Problem(
+                SixtySixRulesProblem.EXCHANGE_JACK_WITH_24,
+                "exchange_rank 'J' with 24 cards: the lowest trump is the 9 (use '9')",
+            )
+        )
     talon = r.talon_size
     if not isinstance(r.min_talon_exchange, int) or not 2 <= r.min_talon_exchange <= talon:
-        errors.append(f"min_talon_exchange must be a whole number from 2 (open talon) to {talon}")
+        errors.append(
+            Problem(
+                SixtySixRulesProblem.MIN_TALON_EXCHANGE,
+                f"min_talon_exchange must be a whole number from 2 (open talon) to {talon}",
+                value=r.min_talon_exchange,
+                talon=talon,
+            )
+        )
     if r.min_talon_close is not None and (
         not isinstance(r.min_talon_close, int) or not 2 <= r.min_talon_close <= talon
     ):
-        errors.append(f"min_talon_close must be empty (no closing) or a whole number from 2 to {talon}")
+        errors.append(
+            Problem(
+                SixtySixRulesProblem.MIN_TALON_CLOSE,
+                f"min_talon_close must be empty (no closing) or a whole number from 2 to {talon}",
+                value=r.min_talon_close,
+                talon=talon,
+            )
+        )
     if r.min_talon_close is None and r.close_before_draw:
-        errors.append("close_before_draw needs closing: min_talon_close is empty (no closing)")
+        errors.append(
+            Problem(
+                SixtySixRulesProblem.CLOSE_BEFORE_DRAW_NEEDS_CLOSING,
+                "close_before_draw needs closing: min_talon_close is empty (no closing)",
+            )
+        )
     if r.declare_when is DeclareWhen.AUTOMATIC:
         if r.min_talon_close is not None:
             errors.append(
-                "declare_when 'automatic' has no way to judge a close (X20, X21 need a declaration): "
-                "set min_talon_close empty"
+                Problem(
+                    SixtySixRulesProblem.AUTOMATIC_WITH_CLOSING,
+                    "declare_when 'automatic' has no way to judge a close (X20, X21 need a declaration): "
+                    "set min_talon_close empty",
+                )
             )
         if r.bid_points is not None:
-            errors.append("declare_when 'automatic' cannot be combined with the Snapszer bid (X31)")
+            errors.append(
+                Problem(
+                    SixtySixRulesProblem.AUTOMATIC_WITH_BID,
+                    "declare_when 'automatic' cannot be combined with the Snapszer bid (X31)",
+                )
+            )
     if r.nobody_declares is NobodyDeclares.LAST_TRICK_WINS_1:
         if r.equal_points is not EqualPoints.NONE:
             errors.append(
-                "equal_points must be 'none' with nobody_declares 'last_trick_wins_1': no tie can happen"
+                Problem(
+                    SixtySixRulesProblem.NO_TIE_NEEDS_EQUAL_POINTS_NONE,
+                    "equal_points must be 'none' with nobody_declares 'last_trick_wins_1': no tie can happen",
+                )
             )
     elif r.equal_points is EqualPoints.NONE:
         errors.append(
-            f"nobody_declares {r.nobody_declares.value!r} compares points, so equal_points must say what a "
-            "tie does ('pot' or 'redeal')"
+            Problem(
+                SixtySixRulesProblem.TIE_NEEDS_EQUAL_POINTS,
+                f"nobody_declares {r.nobody_declares.value!r} compares points, so equal_points must say "
+                "what a tie does ('pot' or 'redeal')",
+                nobody_declares=r.nobody_declares.value,
+            )
         )
     if r.equal_points is EqualPoints.POT:
         if r.match is None:
-            errors.append("equal_points 'pot' needs a match to carry the pot into (match is empty)")
+            errors.append(
+                Problem(
+                    SixtySixRulesProblem.POT_NEEDS_MATCH,
+                    "equal_points 'pot' needs a match to carry the pot into (match is empty)",
+                )
+            )
         if r.next_dealer is NextDealer.WINNER:
             errors.append(
-                "equal_points 'pot' needs next_dealer 'alternate': a tied hand has no winner to deal"
+                Problem(
+                    SixtySixRulesProblem.POT_NEEDS_ALTERNATE_DEALER,
+                    "equal_points 'pot' needs next_dealer 'alternate': a tied hand has no winner to deal",
+                )
             )
     if r.bid_points is not None and (not isinstance(r.bid_points, int) or r.bid_points < 1):
-        errors.append(f"bid_points must be empty (no bid) or a positive whole number, not {r.bid_points!r}")
+        errors.append(
+            Problem(
+                SixtySixRulesProblem.BID_POINTS,
+                f"bid_points must be empty (no bid) or a positive whole number, not {r.bid_points!r}",
+                value=r.bid_points,
+            )
+        )
     if r.match is not None:
         if not isinstance(r.match, MatchFormat):
-            errors.append("match must be a MatchFormat (target, games_to_win, countdown) or empty")
+            errors.append(
+                Problem(
+                    SixtySixRulesProblem.MATCH_NOT_A_FORMAT,
+                    "match must be a MatchFormat (target, games_to_win, countdown) or empty",
+                    value=r.match,
+                )
+            )
         else:
             if not isinstance(r.match.target, int) or r.match.target < 1:
-                errors.append(f"match target must be a positive whole number, not {r.match.target!r}")
+                errors.append(
+                    Problem(
+                        SixtySixRulesProblem.MATCH_TARGET,
+                        f"match target must be a positive whole number, not {r.match.target!r}",
+                        value=r.match.target,
+                    )
+                )
             if not isinstance(r.match.games_to_win, int) or r.match.games_to_win < 1:
                 errors.append(
-                    f"match games_to_win must be a positive whole number, not {r.match.games_to_win!r}"
+                    Problem(
+                        SixtySixRulesProblem.MATCH_GAMES_TO_WIN,
+                        f"match games_to_win must be a positive whole number, not {r.match.games_to_win!r}",
+                        value=r.match.games_to_win,
+                    )
                 )
             elif r.match.countdown and r.match.games_to_win != 1:
-                errors.append("match countdown (Bummerl) is for one game to the target, not several games")
+                errors.append(
+                    Problem(
+                        SixtySixRulesProblem.COUNTDOWN_ONE_GAME,
+                        "match countdown (Bummerl) is for one game to the target, not several games",
+                    )
+                )
     return errors
 
 
@@ -395,19 +534,17 @@ PROFILES: Final[dict[str, SixtySixRules]] = {
 DEFAULT_PROFILE: Final[str] = "snapszer"
 
 
-def _coerce(name: str, value: Any, errors: list[str]) -> Any:
+def _coerce(name: str, value: Any, errors: list[Problem]) -> Any:
     if name in _ENUM_FIELDS:
         enum_type = _ENUM_FIELDS[name]
         try:
             return enum_type(value)
         except ValueError:
-            errors.append(
-                f"{name} must be one of {', '.join(repr(m.value) for m in enum_type)}, not {value!r}"
-            )
+            errors.append(_not_a_choice(name, enum_type, value))
             return value
     if name in _BOOL_FIELDS:
         if not isinstance(value, bool):
-            errors.append(f"{name} must be true or false, not {value!r}")
+            errors.append(_not_true_or_false(name, value))
         return value
     if name == "match":
         if value is None or isinstance(value, MatchFormat):
@@ -416,24 +553,44 @@ def _coerce(name: str, value: Any, errors: list[str]) -> Any:
             unknown = set(value) - {"target", "games_to_win", "countdown"}
             if unknown:
                 errors.append(
-                    f"match has unknown keys {sorted(unknown)}; known: target, games_to_win, countdown"
+                    Problem(
+                        SixtySixRulesProblem.MATCH_UNKNOWN_KEYS,
+                        f"match has unknown keys {sorted(unknown)}; known: target, games_to_win, countdown",
+                        keys=", ".join(sorted(unknown)),
+                        known="target, games_to_win, countdown",
+                    )
                 )
                 return value
             return MatchFormat(**value)
         if isinstance(value, int) and not isinstance(value, bool):
             return MatchFormat(value)
         errors.append(
-            f"match must be empty, a target number or {{target, games_to_win, countdown}}, not {value!r}"
+            Problem(
+                SixtySixRulesProblem.MATCH_NOT_A_FORMAT,
+                f"match must be empty, a target number or {{target, games_to_win, countdown}}, not {value!r}",
+                value=value,
+            )
         )
         return value
     if name in ("deck_size", "min_talon_exchange", "min_talon_close", "bid_points"):
         if value is None and name in ("min_talon_close", "bid_points"):
             return None
         if not isinstance(value, int) or isinstance(value, bool):
-            errors.append(f"{name} must be a whole number, not {value!r}")
+            errors.append(
+                Problem(
+                    SixtySixRulesProblem.NOT_A_WHOLE_NUMBER,
+                    f"{name} must be a whole number, not {value!r}",
+                    option=name,
+                    value=value,
+                )
+            )
         return value
     if not isinstance(value, str):
-        errors.append(f"{name} must be text, not {value!r}")
+        errors.append(
+            Problem(
+                SixtySixRulesProblem.NOT_TEXT, f"{name} must be text, not {value!r}", option=name, value=value
+            )
+        )
     return value
 
 
@@ -446,12 +603,30 @@ def rules_from_options(
     """
     base = PROFILES.get(profile)
     if base is None:
-        raise InvalidRules([f"unknown profile {profile!r}; known: {', '.join(PROFILES)}"])
-    errors: list[str] = []
+        known = ", ".join(PROFILES)
+        raise InvalidRules(
+            [
+                Problem(
+                    SixtySixRulesProblem.UNKNOWN_PROFILE,
+                    f"unknown profile {profile!r}; known: {known}",
+                    profile=profile,
+                    known=known,
+                )
+            ]
+        )
+    errors: list[Problem] = []
     changes: dict[str, Any] = {}
     for name, value in (options or {}).items():
         if name not in OPTION_NAMES:
-            errors.append(f"unknown option {name!r}; known options: {', '.join(OPTION_NAMES)}")
+            known = ", ".join(OPTION_NAMES)
+            errors.append(
+                Problem(
+                    SixtySixRulesProblem.UNKNOWN_OPTION,
+                    f"unknown option {name!r}; known options: {known}",
+                    option=name,
+                    known=known,
+                )
+            )
             continue
         changes[name] = _coerce(name, value, errors)
     if errors:
@@ -479,6 +654,7 @@ __all__ = [
     "NextDealer",
     "NobodyDeclares",
     "SixtySixRules",
+    "SixtySixRulesProblem",
     "WrongDeclaration",
     "profile",
     "rules_from_options",

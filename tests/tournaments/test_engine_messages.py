@@ -1,0 +1,286 @@
+"""Engine problems reach people as translated messages (tournaments/engine_messages.py).
+
+(a) every code the engines can produce has a message; (b) every message formats with the params
+its code carries; (c) the API and the pages answer bad rules and impossible Snapszer scores with
+4xx field errors whose text comes from the translation catalogue: a test catalogue for "hu" marks
+every message it translates, so a message that bypassed gettext (or the mapping) would show.
+"""
+
+from __future__ import annotations
+
+import array
+import logging
+import re
+import struct
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import translation
+from rest_framework.test import APIClient
+
+from games.engine.errors import Problem
+from games.engine.sixtysix import MatchRecordProblem, Reason
+from games.engine.snap.rules import SnapRulesProblem
+from tests.games.engine.problem_codes import engine_problem_codes, example_problems
+from tournaments import engine_messages
+from tournaments.engine_messages import (
+    FALLBACK,
+    LOCATIONS,
+    MESSAGES,
+    REASONS,
+    problem_message,
+)
+from tournaments.models import GameKind, GameResult, Player, Series, Tournament
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _msgid(message: Any) -> str:
+    with translation.override(None):  # no catalogue: the msgid itself
+        return str(message)
+
+
+# --- (a) every code has a message -----------------------------------------------------------------
+
+
+def test_every_engine_code_has_a_message_and_every_message_a_code() -> None:
+    codes = engine_problem_codes()
+    assert [c for c in codes if c not in MESSAGES] == []
+    assert [c for c in MESSAGES if c not in codes] == []
+
+
+def test_every_hand_ending_has_a_label() -> None:
+    assert set(REASONS) == set(Reason)
+
+
+# --- (b) every message formats with its code's params --------------------------------------------
+
+
+@pytest.mark.parametrize("code", engine_problem_codes(), ids=str)
+def test_the_message_uses_only_the_params_its_code_carries(code: Any) -> None:
+    msgid = _msgid(MESSAGES[code])
+    assert "%" not in PLACEHOLDER.sub("", msgid), f"{code}: only %(name)s placeholders: {msgid}"
+    assert set(PLACEHOLDER.findall(msgid)) <= set(code.param_names), msgid
+    params = {name: f"<{name}>" for name in code.param_names}
+    assert "%(" not in MESSAGES[code] % params
+
+
+EXAMPLE_PROBLEMS = example_problems()
+
+
+@pytest.mark.parametrize(
+    ("code", "problem"), EXAMPLE_PROBLEMS, ids=[f"{c}-{i}" for i, (c, _p) in enumerate(EXAMPLE_PROBLEMS)]
+)
+def test_real_problems_become_messages_not_english_engine_text(code: Any, problem: Problem) -> None:
+    message = problem_message(problem)
+    assert message and message != str(problem) and "%(" not in message
+    if "hand" in problem.params:
+        assert message.startswith(f"Hand {problem.params['hand']}: ")
+    if "game" in problem.params:
+        assert message.startswith(f"Game {problem.params['game']}: ")
+
+
+def test_values_are_shown_as_the_user_sent_them() -> None:
+    (problem,) = [p for c, p in EXAMPLE_PROBLEMS if c is SnapRulesProblem.NOT_A_CHOICE]
+    assert problem_message(problem) == (
+        "The Snap option “match_key” cannot be “suit”. Choose one of: rank, exact_card, picture_id."
+    )
+    odd = Problem(problem.code, "text", option="match_key", value=[1, None], choices="rank")
+    assert "“[1, null]”" in problem_message(odd)
+
+
+def test_allowed_points_and_hand_endings_read_as_words() -> None:
+    message = problem_message(
+        Problem(MatchRecordProblem.HAND_WRONG_POINTS, "t", reason="declared", allowed=(1, 2, 3), points=4)
+    )
+    assert message == "A hand that ends with “declared 66” gives 1, 2 or 3 game points, not 4."
+
+
+def test_an_uncoded_problem_is_logged_and_shown_as_a_general_message(caplog: Any) -> None:
+    with caplog.at_level(logging.ERROR, logger="tournaments.engine_messages"):
+        assert problem_message("a plain English string") == str(FALLBACK)
+    assert "a plain English string" in caplog.text
+
+
+# --- (c) through the API and the pages, with a test catalogue -----------------------------------
+
+
+def _mo(catalogue: dict[str, str]) -> bytes:
+    """A GNU .mo file (the format msgfmt writes), so the test needs no gettext tools."""
+    keys = sorted(catalogue)
+    ids = strs = b""
+    offsets = []
+    for key in keys:
+        k, v = key.encode(), catalogue[key].encode()
+        offsets.append((len(ids), len(k), len(strs), len(v)))
+        ids += k + b"\0"
+        strs += v + b"\0"
+    key_start = 7 * 4 + 16 * len(keys)
+    value_start = key_start + len(ids)
+    key_table: list[int] = []
+    value_table: list[int] = []
+    for id_at, id_len, str_at, str_len in offsets:
+        key_table += [id_len, id_at + key_start]
+        value_table += [str_len, str_at + value_start]
+    header = struct.pack("Iiiiiii", 0x950412DE, 0, len(keys), 7 * 4, 7 * 4 + 8 * len(keys), 0, 0)
+    return (
+        header + array.array("i", key_table).tobytes() + array.array("i", value_table).tobytes() + ids + strs
+    )
+
+
+HEADLINES = ["These rules cannot be played.", "This result cannot be recorded as it is."]
+
+
+@pytest.fixture
+def hu_catalogue(settings: Any, tmp_path: Path) -> Iterator[None]:
+    """A "hu" catalogue that translates every engine message (and the headlines) to "[hu] " + the
+    English text; changing LOCALE_PATHS makes Django reload its catalogues."""
+    msgids = [_msgid(m) for m in (*MESSAGES.values(), *LOCATIONS.values(), *REASONS.values())]
+    msgids += [_msgid(engine_messages.OR), *HEADLINES]
+    catalogue = {m: f"[hu] {m}" for m in msgids}
+    catalogue[""] = "Content-Type: text/plain; charset=UTF-8\nPlural-Forms: nplurals=2; plural=(n != 1);\n"
+    folder = tmp_path / "locale" / "hu" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "django.mo").write_bytes(_mo(catalogue))
+    settings.LOCALE_PATHS = [tmp_path / "locale"]
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+HU = {"HTTP_ACCEPT_LANGUAGE": "hu"}
+
+
+def test_the_catalogue_is_used_at_all(hu_catalogue: None) -> None:
+    with translation.override("hu"):
+        assert str(MESSAGES[SnapRulesProblem.SPEED_PLAYERS]) == "[hu] Speed Snap is meant for 2 or 3 players."
+
+
+@pytest.mark.parametrize(
+    ("code", "problem"), EXAMPLE_PROBLEMS, ids=[f"{c}-{i}" for i, (c, _p) in enumerate(EXAMPLE_PROBLEMS)]
+)
+def test_every_message_is_looked_up_in_the_catalogue(hu_catalogue: None, code: Any, problem: Problem) -> None:
+    with translation.override("hu"):
+        message = problem_message(problem)
+    assert message.startswith("[hu] ")
+    if "reason" in problem.params:
+        assert "“[hu] " in message  # the hand ending's label is translated too
+
+
+def test_api_bad_rules_options_are_field_errors_from_the_catalogue(
+    hu_catalogue: None, club: Any, organiser: Any
+) -> None:
+    client = APIClient()
+    client.force_authenticate(organiser)
+    body = {
+        "club": club.pk,
+        "name": "Cup",
+        "game": "snapszer",
+        "rules_options": {"marriage_scoring": "later"},
+    }
+    response = client.post("/api/tournaments/", body, format="json", **HU)
+    assert response.status_code == 400
+    assert response.json()["message"] == "[hu] These rules cannot be played."
+    assert response.json()["fields"] == {
+        "rules_profile": [
+            "[hu] The option “marriage_scoring” cannot be “later”. "
+            "Choose one of: immediate, after_a_trick, next_trick."
+        ]
+    }
+    assert not Tournament.objects.filter(name="Cup").exists()
+
+
+def test_api_snap_rules_that_no_table_can_play_are_field_errors_from_the_catalogue(
+    hu_catalogue: None, club: Any, organiser: Any
+) -> None:
+    client = APIClient()
+    client.force_authenticate(organiser)
+    body = {
+        "club": club.pk,
+        "name": "Cup",
+        "game": "snap",
+        "rules_options": {"single_pile": True, "speed": True},
+    }
+    response = client.post("/api/tournaments/", body, format="json", **HU)
+    assert response.status_code == 400
+    assert response.json()["fields"]["rules_profile"] == [
+        "[hu] Single-pile Snap cannot be combined with speed, double or slapjack: switch those off, "
+        "or play with a pile each."
+    ]
+
+
+def test_page_form_with_rules_of_the_other_game_shows_the_catalogue_message(
+    hu_catalogue: None, club: Any, organiser: Any
+) -> None:
+    client = Client()
+    client.force_login(organiser)
+    form = {"name": "Cup", "game": "snapszer", "series_format": "best_of_3", "rules_profile": "classic"}
+    response = client.post(f"/clubs/{club.slug}/tournaments/new/", form, **HU)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert (
+        "[hu] There is no Snapszer rules profile called “classic”. Choose one of: snapszer, snapszer-hu, "
+        "schnapsen, sixty-six, santase, schnapsen-lite." in page
+    )
+    assert "unknown profile" not in page  # the engine's English stays in the logs
+    assert not Tournament.objects.filter(name="Cup").exists()
+
+
+@pytest.fixture
+def duel(make_series: Callable[..., Series], players: list[Player]) -> Series:
+    return make_series(players[:2], game=GameKind.SNAPSZER)
+
+
+def test_api_impossible_snapszer_score_is_a_field_error_from_the_catalogue(
+    hu_catalogue: None, duel: Series, players: list[Player], referee: Any
+) -> None:
+    a, b = players[:2]
+    client = APIClient()
+    client.force_authenticate(referee)
+    result = {"score": {str(a.pk): 10, str(b.pk): 6}}  # 6 + the largest award of 3 is at most 9
+    response = client.post(
+        f"/api/series/{duel.pk}/results/", {"game": 1, "result": result}, format="json", **HU
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "result_invalid"
+    assert response.json()["fields"] == {
+        "score": [
+            "[hu] 10–6: the winner can have at most 9 (7 minus 1 before the last hand, plus at most 3 "
+            "from it). Check the score and the pot carried into the last hand."
+        ]
+    }
+    assert not GameResult.objects.exists()
+
+
+def test_page_form_impossible_snapszer_score_shows_the_catalogue_message(
+    hu_catalogue: None, duel: Series, players: list[Player], referee: Any
+) -> None:
+    a, b = players[:2]
+    client = Client()
+    client.force_login(referee)
+    form = {"game": 1, "expected_version": 0, "client_key": "k1", "mode": "score"}
+    form.update({f"score_{a.pk}": 4, f"score_{b.pk}": 5})
+    response = client.post(f"/series/{duel.pk}/record/", form, **HU)
+    assert response.status_code == 400
+    page = response.content.decode()
+    score_section = page[page.index('class="score-entry"') : page.index('class="hands-entry"')]
+    assert "[hu] 4–5: nobody has reached 7, so the match is not over yet." in score_section
+    assert not GameResult.objects.exists()
+
+
+def test_page_form_hand_by_hand_problems_name_the_hand_in_the_catalogues_words(
+    hu_catalogue: None, duel: Series, players: list[Player], referee: Any
+) -> None:
+    a, _b = players[:2]
+    client = Client()
+    client.force_login(referee)
+    form: dict[str, Any] = {"game": 1, "expected_version": 0, "client_key": "k2", "mode": "hands"}
+    form.update({"hand_0_winner": a.pk, "hand_0_points": 3, "hand_1_winner": a.pk, "hand_1_points": 6})
+    response = client.post(f"/series/{duel.pk}/record/", form, **HU)
+    assert response.status_code == 400
+    assert (
+        "[hu] Hand 2: [hu] A hand that ends with “[hu] declared 66” gives [hu] 1, 2 or 3 game points, not 6."
+        in response.content.decode()
+    )
