@@ -25,6 +25,7 @@ from games.engine.snap.decks import DECKS, Deck
 from games.engine.snap.events import EndReason, Event, SnapResult
 from games.engine.snap.game import (
     apply,
+    correct_claims,
     legal_actions,
     match_keys,
     new_game,
