@@ -43,6 +43,7 @@ from tournaments.models import (
 )
 from tournaments.results import GameContext, normalise_result
 from tournaments.series import seed_commitment
+from tournaments.tournament_messages import series_error_message, tournament_error_message
 
 DEFAULT_PROFILE = {GameKind.SNAP: "classic", GameKind.SNAPSZER: "snapszer"}
 
@@ -253,7 +254,10 @@ def stage_rounds_generate(*, user: Any, stage_id: int) -> list[Round]:
                 for rnd in schedule
             ]
     except round_robin.PairingError as exc:
-        raise ApplicationError(code=str(exc.code), message=_(exc.message), extra=exc.extra) from None
+        names = {str(e.player_id): e.player.name for e in entries.select_related("player")}
+        raise ApplicationError(
+            code=str(exc.code), message=tournament_error_message(exc, player_names=names), extra=exc.extra
+        ) from None
     rounds = []
     for number, (tables_seats, bye) in enumerate(plan, start=1):
         round_ = Round.objects.create(stage=stage, number=number, bye_id=bye)
@@ -442,7 +446,12 @@ def _series_update(series: Series, confirmed: Mapping[int, GameResult]) -> None:
     try:
         status = outcomes.series_status(series, confirmed)
     except outcomes.SeriesInconsistent as exc:
-        raise ApplicationError(code="correction_breaks_series", message=str(exc)) from None
+        problem = series_error_message(exc.error, seat_names=exc.seat_names, player_names=exc.player_names)
+        raise ApplicationError(
+            code="correction_breaks_series",
+            message=_("This correction does not fit the games recorded after it. %(problem)s")
+            % {"problem": problem},
+        ) from None
     series.status = Series.Status.DECIDED if status.decided else Series.Status.PLAYING
     series.placings = (
         {str(pid): place for pid, place in status.placings_by_player.items()} if status.decided else {}
