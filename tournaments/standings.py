@@ -97,7 +97,7 @@ class StandingsErrorCode(TournamentErrorCode):
     UNKNOWN_PLAYER = "unknown_player", ("players",)  # a bye for someone who is not an entrant
     SERIES_SEATS = "series_seats", ("series", "players")  # a two-seat series without two entrants
     DUPLICATE_ENTRANT = "duplicate_entrant", ("players",)  # the same problem as the pairings'
-    INVALID_SERIES = "invalid_series", ("series", "series_code", "game_index")
+    INVALID_SERIES = "invalid_series", ("series", "series_code", "game_index", "players")  # seat order
 
 
 class StandingsError(TournamentInputError):
@@ -190,7 +190,7 @@ def round_robin_standings(
     Raises StandingsError: "invalid_chain" (a tiebreak that does not apply, or listed twice),
     "duplicate_entrant", "unknown_player" (a bye names a non-entrant), "series_seats" (a series
     does not seat two different entrants), "invalid_series" (its games break the series rules;
-    ``extra`` has the index and the series' error code).
+    ``extra`` has the index, the series' error code and game index, and its players by seat).
     """
     tiebreaks = _checked_chain(chain or default_chain(game), TWO_SEAT_TIEBREAKS, game)
     players = _checked_entrants(entrants)
@@ -390,7 +390,12 @@ def _status(record: SeriesRecord, game: GameKind, index: int) -> SeriesStatus:
         raise StandingsError(
             StandingsErrorCode.INVALID_SERIES,
             f"Series {index + 1} cannot be counted: {error.message}",
-            {"series": index, "series_code": str(error.code), "game_index": error.game_index},
+            {
+                "series": index,
+                "series_code": str(error.code),
+                "game_index": error.game_index,
+                "players": [str(p) for p in record.seats],
+            },
         ) from error
 
 

@@ -215,5 +215,8 @@ def tournament_error_message(
     text = _message(error.code, error.extra, player_names=player_names)
     cause = error.__cause__
     if error.code is StandingsErrorCode.INVALID_SERIES and isinstance(cause, SeriesError):
-        text = f"{text} {series_error_message(cause)}"
+        names = player_names or {}
+        seated = error.extra.get("players")
+        seat_names = [names.get(str(p), str(p)) for p in seated] if isinstance(seated, list) else []
+        text = f"{text} {series_error_message(cause, seat_names=seat_names, player_names=player_names)}"
     return text

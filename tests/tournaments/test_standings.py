@@ -213,7 +213,12 @@ def test_unknown_players_and_broken_series_are_refused() -> None:
     with pytest.raises(StandingsError) as exc:
         snap(["A", "B"], [series("A", "B", "WWL")])  # a game after the series was decided
     assert exc.value.code == StandingsErrorCode.INVALID_SERIES
-    assert exc.value.extra == {"series": 0, "series_code": "series_decided", "game_index": 2}
+    assert exc.value.extra == {
+        "series": 0,
+        "series_code": "series_decided",
+        "game_index": 2,
+        "players": ["A", "B"],
+    }
 
 
 # -- Snap tables ---------------------------------------------------------------------------------
