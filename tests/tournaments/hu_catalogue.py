@@ -18,6 +18,7 @@ HEADLINES = [
     "These rules cannot be played.",
     "This result cannot be recorded as it is.",
     "This correction does not fit the games recorded after it. %(problem)s",
+    "The request body could not be read: send a JSON object with the header Content-Type: application/json.",
 ]
 
 
