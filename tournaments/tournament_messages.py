@@ -42,8 +42,7 @@ _SERIES: Final[dict[TournamentErrorCode, Promise]] = {
         "A series of this game is played by %(allowed)s players, not %(seat_count)s."
     ),
     SeriesErrorCode.SERIES_DECIDED: _(
-        "The series was already decided before this game: %(winner)s had won it %(decided_by)s. "
-        "Correct the later games first."
+        "The series was already decided before this game: %(winner)s had won it %(decided_by)s."
     ),
     SeriesErrorCode.AWAITING_COIN_FLIP: _(
         "No game is due: %(seats)s are level after sudden death, and the coin flip drawn from the "

@@ -264,8 +264,7 @@ def test_a_game_is_numbered_from_1_and_the_decision_is_in_words() -> None:
         series_status(BEST_OF_3, 2, [g(1, 2), g(1, 2), g(2, 1)])
     assert exc.value.game_index == 2
     assert series_error_message(exc.value, seat_names=("Anna", "Bence")) == (
-        "Game 3: The series was already decided before this game: Anna had won it on wins. "
-        "Correct the later games first."
+        "Game 3: The series was already decided before this game: Anna had won it on wins."
     )
 
 
@@ -282,7 +281,7 @@ def test_a_series_that_cannot_be_counted_says_why() -> None:
     assert isinstance(error, TournamentInputError)
     assert tournament_error_message(error, player_names={"A": "Anna"}) == (
         "Series 1 cannot be counted. Game 3: The series was already decided before this game: Anna "
-        "had won it on wins. Correct the later games first."
+        "had won it on wins."
     )
 
 
@@ -335,8 +334,7 @@ def test_api_a_correction_that_breaks_the_series_names_the_game_and_the_player(
     assert response.json()["code"] == "correction_breaks_series"
     assert response.json()["message"] == (
         "[hu] This correction does not fit the games recorded after it. [hu] Game 3: [hu] The series "
-        "was already decided before this game: Anna had won it [hu] on wins. Correct the later games "
-        "first."
+        "was already decided before this game: Anna had won it [hu] on wins."
     )
     assert GameResult.objects.filter(confirmed=True).count() == 3
 
