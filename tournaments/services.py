@@ -304,8 +304,9 @@ def result_record(
     and unconfirms n in one transaction. ``client_key`` makes a submission idempotent: the same key
     again returns the first result and records nothing. Returns ``(result, created)``.
 
-    Raises ApplicationError: ``result_invalid`` (field errors), ``series_decided``,
-    ``wrong_game`` and ``result_conflict`` (409, with the current version), permission errors.
+    Raises ApplicationError: ``result_invalid`` (field errors), ``correction_breaks_series``,
+    ``series_decided``, ``wrong_game``, ``series_inconsistent`` (stored games that no longer make
+    a series) and ``result_conflict`` (409, with the current version), permission errors.
     """
     if client_key:
         existing = _result_by_key(user, client_key)
@@ -388,7 +389,18 @@ def _result_record_locked(
             )
         game = games[game_number]
     else:
-        status = outcomes.series_status(series, confirmed)
+        try:
+            status = outcomes.series_status(series, confirmed)
+        except outcomes.SeriesInconsistent as exc:
+            # Only stored games written round this service can get here; say so, never a 500.
+            raise Conflict(
+                code="series_inconsistent",
+                message=_(
+                    "The games recorded so far do not make a valid series, so no game can be added "
+                    "until an organiser puts them right. %(problem)s"
+                )
+                % {"problem": _series_problem(exc)},
+            ) from None
         expected_number = len(confirmed) + 1
         if status.decided:
             raise Conflict(code="series_decided", message=_("This series is already decided."))
@@ -446,11 +458,10 @@ def _series_update(series: Series, confirmed: Mapping[int, GameResult]) -> None:
     try:
         status = outcomes.series_status(series, confirmed)
     except outcomes.SeriesInconsistent as exc:
-        problem = series_error_message(exc.error, seat_names=exc.seat_names, player_names=exc.player_names)
         raise ApplicationError(
             code="correction_breaks_series",
             message=_("This correction does not fit the games recorded after it. %(problem)s")
-            % {"problem": problem},
+            % {"problem": _series_problem(exc)},
         ) from None
     series.status = Series.Status.DECIDED if status.decided else Series.Status.PLAYING
     series.placings = (
@@ -458,6 +469,10 @@ def _series_update(series: Series, confirmed: Mapping[int, GameResult]) -> None:
     )
     series.decided_at = (series.decided_at or timezone.now()) if status.decided else None
     series.save(update_fields=["status", "placings", "decided_at"])
+
+
+def _series_problem(exc: outcomes.SeriesInconsistent) -> str:
+    return series_error_message(exc.error, seat_names=exc.seat_names, player_names=exc.player_names)
 
 
 def _enqueue_standings(stage_id: int) -> None:

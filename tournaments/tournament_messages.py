@@ -6,8 +6,9 @@ English message (logs, the shell) and ``extra`` values whose names each code dec
 message for an organiser or referee, with the extras as named placeholders, and is the only place
 that does; ``engine_messages`` is its sibling for the game engines' problems. Extras are shown the
 way a referee reads them: seats as the players in them (when the caller knows the names), a game
-or series as its number counted from 1, a hand-over code such as "wins" as words. A test checks
-that every code has a message that formats with its extras (tests/tournaments/test_tournament_messages.py).
+or series as its number counted from 1, how a series was decided ("wins") in words. A test checks
+that every code has a message that formats with its extras
+(tests/tournaments/test_tournament_messages.py).
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ HEADLINES = [
     "These rules cannot be played.",
     "This result cannot be recorded as it is.",
     "This correction does not fit the games recorded after it. %(problem)s",
+    "The games recorded so far do not make a valid series, so no game can be added until an "
+    "organiser puts them right. %(problem)s",
     "The request body could not be read: send a JSON object with the header Content-Type: application/json.",
 ]
 

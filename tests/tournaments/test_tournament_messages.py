@@ -363,17 +363,26 @@ def test_page_a_correction_that_breaks_the_series_shows_the_catalogue_message(
     assert "(game 3)" not in page  # the pure module's English stays in the logs
 
 
-def test_series_page_shows_a_broken_series_in_the_catalogues_words(
-    hu_catalogue: None, make_series: Callable[..., Series], players: list[Player], referee: Any
-) -> None:
-    """Stored games that no longer make a series (written round the service) are explained on the
-    series page and its record page, never a 500."""
+@pytest.fixture
+def broken_series(make_series: Callable[..., Series], players: list[Player]) -> Series:
+    """Anna won three games of a best of 3, stored round the service (as a shell or an import
+    could): game 3 came after the decision."""
     a, b, c, d = players[:4]
     table = make_series(players[:4])
-    for number, result in enumerate([snap_win(a, b, c, d)] * 3, start=1):
+    for number in (1, 2, 3):
         game = Game.objects.create(series=table, number=number, seats=[p.pk for p in players[:4]])
         placings = {str(a.pk): 1, str(d.pk): 2, str(c.pk): 3, str(b.pk): 4}
-        GameResult.objects.create(game=game, version=1, confirmed=True, data={**result, "placings": placings})
+        data = {**snap_win(a, b, c, d), "game": "snap", "winner": a.pk, "placings": placings}
+        GameResult.objects.create(game=game, version=1, confirmed=True, data=data)
+    return table
+
+
+def test_series_page_shows_a_broken_series_in_the_catalogues_words(
+    hu_catalogue: None, broken_series: Series, referee: Any
+) -> None:
+    """Stored games that no longer make a series are explained on the series page and its record
+    page, never a 500."""
+    table = broken_series
     client = Client()
     client.force_login(referee)
     expected = (
@@ -383,6 +392,23 @@ def test_series_page_shows_a_broken_series_in_the_catalogues_words(
         response = client.get(url, **HU)
         assert response.status_code == 200
         assert expected in response.content.decode(), url
+
+
+def test_api_a_new_game_for_a_broken_series_is_a_409_from_the_catalogue_not_a_500(
+    hu_catalogue: None, broken_series: Series, players: list[Player], referee: Any
+) -> None:
+    client = APIClient()
+    client.force_authenticate(referee)
+    body = {"game": 4, "result": snap_win(*players[:4])}
+    response = client.post(f"/api/series/{broken_series.pk}/results/", body, format="json", **HU)
+    assert response.status_code == 409
+    assert response.json()["code"] == "series_inconsistent"
+    assert response.json()["message"] == (
+        "[hu] The games recorded so far do not make a valid series, so no game can be added until an "
+        "organiser puts them right. [hu] Game 3: [hu] The series was already decided before this "
+        "game: Anna had won it [hu] on wins."
+    )
+    assert GameResult.objects.count() == 3
 
 
 @pytest.fixture
