@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from snapleague.errors import ApplicationError
+
+logger = logging.getLogger(__name__)
+
+# DRF words a body it cannot parse with the parser's English ("JSON parse error - Expecting value:
+# line 1 column 1 (char 0)"): the client gets this instead, the parser's words go to the log.
+UNREADABLE_BODY = gettext_lazy(
+    "The request body could not be read: send a JSON object with the header Content-Type: application/json."
+)
 
 
 def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -53,6 +63,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return response  # a bug: DRF re-raises, Django logs it and answers 500
     if isinstance(exc, exceptions.ValidationError):
         body = error_body("invalid", _("Some fields need correcting."), _flatten(exc.detail))
+    elif isinstance(exc, exceptions.ParseError):
+        logger.info("unreadable request body: %s", exc.detail)
+        body = error_body("parse_error", str(UNREADABLE_BODY))
     else:
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code

@@ -264,7 +264,7 @@ OR: Final[Promise] = _("%(first)s or %(last)s")
 FALLBACK: Final[Promise] = _("These settings cannot be used. Please tell the club's organiser.")
 
 
-def _display(value: object) -> str:
+def display_value(value: object) -> str:
     """A param as a person reads it: text as is, anything else as JSON shows it (7, true, null,
     [7], {"goal": 7}), since the values are often the user's own input as they sent it."""
     if isinstance(value, str):
@@ -272,9 +272,9 @@ def _display(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _one_of(values: Sequence[object]) -> str:
+def one_of(values: Sequence[object]) -> str:
     """``(1, 2, 3)`` as "1, 2 or 3" in the active language."""
-    items = [_display(v) for v in values]
+    items = [display_value(v) for v in values]
     if len(items) < 2:
         return "".join(items)
     return str(OR % {"first": ", ".join(items[:-1]), "last": items[-1]})
@@ -282,12 +282,12 @@ def _one_of(values: Sequence[object]) -> str:
 
 def message_params(problem: Problem) -> dict[str, str]:
     """The problem's params ready for its message's placeholders."""
-    params = {name: _display(value) for name, value in problem.params.items()}
+    params = {name: display_value(value) for name, value in problem.params.items()}
     if "reason" in problem.params:
         reason = str(problem.params["reason"])
         params["reason"] = str(REASONS.get(reason, reason))
     if "allowed" in problem.params and isinstance(problem.params["allowed"], list | tuple):
-        params["allowed"] = _one_of(problem.params["allowed"])
+        params["allowed"] = one_of(problem.params["allowed"])
     return params
 
 
@@ -304,7 +304,7 @@ def problem_message(problem: str) -> str:
     text = str(template % message_params(problem))
     for where, wrapper in LOCATIONS.items():
         if where in problem.params:
-            text = str(wrapper % {where: _display(problem.params[where]), "problem": text})
+            text = str(wrapper % {where: display_value(problem.params[where]), "problem": text})
     return text
 
 

@@ -17,7 +17,7 @@ from games.engine.snap.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.engine.snap.rules import rules_from_options as snap_rules_from_options
 from tournaments import series as pure_series
 from tournaments import standings as pure_standings
-from tournaments.models import Entry, GameKind, GameResult, Round, Series, SeriesFormat, Stage
+from tournaments.models import Entry, GameKind, GameResult, Player, Round, Series, SeriesFormat, Stage
 
 FORMATS = {
     SeriesFormat.BEST_OF_3: pure_series.BEST_OF_3,
@@ -27,7 +27,21 @@ FORMATS = {
 
 
 class SeriesInconsistent(ValueError):
-    """The recorded games no longer make a valid series (e.g. a correction ends it earlier)."""
+    """The recorded games no longer make a valid series (e.g. a correction ends it earlier).
+
+    ``str()`` is the pure module's English (logs). ``error`` is the series error, ``seat_names``
+    the players' names by seat and ``player_names`` names by player id (as a string): what
+    ``tournament_messages.series_error_message`` needs to say it to a referee.
+    """
+
+    def __init__(
+        self, error: pure_series.SeriesError, *, seat_names: tuple[str, ...], player_names: dict[str, str]
+    ) -> None:
+        game = f" (game {error.game_index + 1})" if error.game_index is not None else ""
+        super().__init__(f"{error.message}{game}")
+        self.error = error
+        self.seat_names = seat_names
+        self.player_names = player_names
 
 
 @dataclass(frozen=True)
@@ -77,23 +91,34 @@ def series_status(series: Series, confirmed: Mapping[int, GameResult]) -> Series
     Raises SeriesInconsistent when the results do not make a valid series.
     """
     player_ids = series_player_ids(series)
-    outcomes = [
-        game_outcome(confirmed[n].data, player_ids, sudden_death=confirmed[n].game.sudden_death)
-        for n in sorted(confirmed)
-    ]
     kind = (
         pure_series.GameKind.SNAP
         if series.stage.tournament.game == GameKind.SNAP
         else pure_series.GameKind.SNAPSZER
     )
     try:
+        outcomes = [
+            game_outcome(confirmed[n].data, player_ids, sudden_death=confirmed[n].game.sudden_death)
+            for n in sorted(confirmed)
+        ]
         status = pure_series.series_status(
             FORMATS[SeriesFormat(series.format)], len(player_ids), outcomes, game=kind, seed=series.seed
         )
     except pure_series.SeriesError as exc:
-        game = f" (game {exc.game_index + 1})" if exc.game_index is not None else ""
-        raise SeriesInconsistent(f"{exc.message}{game}") from exc
+        names = _player_names(exc, player_ids)
+        seat_names = tuple(names.get(str(pid), f"#{pid}") for pid in player_ids)
+        raise SeriesInconsistent(exc, seat_names=seat_names, player_names=names) from exc
     return SeriesView(status=status, player_ids=player_ids)
+
+
+def _player_names(error: pure_series.SeriesError, player_ids: tuple[int, ...]) -> dict[str, str]:
+    """Names by player id (as a string) of the seated players and of any player the error names."""
+    wanted = set(player_ids)
+    for problem in error.problems:
+        keys = problem.extra.get("players")
+        if isinstance(keys, list):
+            wanted |= {int(key) for key in keys if str(key).isdigit()}
+    return {str(pid): name for pid, name in Player.objects.filter(pk__in=wanted).values_list("pk", "name")}
 
 
 def rules_problems(

@@ -29,6 +29,7 @@ from tournaments.models import (
 )
 from tournaments.results import snapszer_rules
 from tournaments.series import Due
+from tournaments.tournament_messages import series_error_message
 
 
 def stages_with_stale_standings() -> list[int]:
@@ -317,7 +318,7 @@ def series_page_get(*, user: Any, series_id: int) -> SeriesPage:
     try:
         status = outcomes.series_status(series, confirmed)  # type: ignore[arg-type]
     except outcomes.SeriesInconsistent as exc:
-        problem = str(exc)
+        problem = series_error_message(exc.error, seat_names=exc.seat_names, player_names=exc.player_names)
     return SeriesPage(
         series=series,
         tournament=tournament,

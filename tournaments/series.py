@@ -39,6 +39,9 @@ import hashlib
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Final
+
+from tournaments.problems import TournamentErrorCode, checked_extra
 
 MAX_SUDDEN_DEATH_REPLAYS = 2  # S42
 SNAP_SEATS = range(2, 7)  # S1: 2 to 6 players
@@ -127,14 +130,14 @@ class GameOutcome:
     ) -> GameOutcome:
         """Build an outcome from values keyed by player, ``seats`` being the series' players in seat
         order; a player missing from ``placings`` sat the game out. Raises SeriesError
-        ("unknown_seat") when a mapping names someone who is not seated."""
+        ("not_seated") when a mapping names someone who is not seated."""
         seated = set(seats)
         for mapping in (placings, wrong_calls or {}, game_points or {}):
             strangers = [p for p in mapping if p not in seated]
             if strangers:
                 raise SeriesError(
                     SeriesProblem(
-                        SeriesErrorCode.UNKNOWN_SEAT,
+                        SeriesErrorCode.NOT_SEATED,
                         "The result names a player who is not seated in this series.",
                         {"players": sorted(map(str, strangers))},
                     )
@@ -185,32 +188,47 @@ class DecidedBy(StrEnum):
     COIN_FLIP = "coin_flip"
 
 
-class SeriesErrorCode(StrEnum):
-    INVALID_FORMAT = "invalid_format"
-    INVALID_SEAT_COUNT = "invalid_seat_count"
-    SERIES_DECIDED = "series_decided"
-    AWAITING_COIN_FLIP = "awaiting_coin_flip"
-    WRONG_NUMBER_OF_SEATS = "wrong_number_of_seats"
-    UNKNOWN_SEAT = "unknown_seat"
-    DUPLICATE_SEAT = "duplicate_seat"
-    ALL_SEATS_PLAY = "all_seats_play"
-    SUDDEN_DEATH_SEATS = "sudden_death_seats"
-    SUDDEN_DEATH_DUE = "sudden_death_due"
+class SeriesErrorCode(TournamentErrorCode):
+    """Why a series input is refused, and the ``extra`` values each code carries. Seats in extras
+    are 0-based seat indices (:data:`SEAT_EXTRAS`, :data:`PER_SEAT_EXTRAS`); ``players`` are the
+    caller's player keys as strings."""
+
+    INVALID_FORMAT = "invalid_format", ("number",)
+    INVALID_SEAT_COUNT = "invalid_seat_count", ("seat_count", "allowed")
+    SERIES_DECIDED = "series_decided", ("winner", "decided_by")
+    AWAITING_COIN_FLIP = "awaiting_coin_flip", ("seats",)
+    WRONG_NUMBER_OF_SEATS = "wrong_number_of_seats", ("expected", "given")
+    NOT_SEATED = "not_seated", ("players",)  # a result keyed by player names someone not seated
+    UNKNOWN_SEAT = "unknown_seat", ("seats", "seat_count")  # a seat index outside the series
+    DUPLICATE_SEAT = "duplicate_seat", ("seats",)
+    ALL_SEATS_PLAY = "all_seats_play", ("seats",)
+    SUDDEN_DEATH_SEATS = "sudden_death_seats", ("seats",)
+    SUDDEN_DEATH_DUE = "sudden_death_due", ("seats",)
     SUDDEN_DEATH_NOT_DUE = "sudden_death_not_due"
-    INVALID_PLACINGS = "invalid_placings"
+    INVALID_PLACINGS = "invalid_placings", ("placings",)
     SNAPSZER_NO_DRAW = "snapszer_no_draw"
-    INVALID_WRONG_CALLS = "invalid_wrong_calls"
-    INVALID_GAME_POINTS = "invalid_game_points"
+    INVALID_WRONG_CALLS = "invalid_wrong_calls", ("wrong_calls",)  # not Snap, or not a count per seat
+    INVALID_GAME_POINTS = "invalid_game_points", ("game_points",)  # not Snapszer, or not per seat
+
+
+# Extras that name seats (0-based indices) and extras holding one value per seat, indexed by seat:
+# the Django side shows the player in that seat instead.
+SEAT_EXTRAS: Final[frozenset[str]] = frozenset({"seats", "winner"})
+PER_SEAT_EXTRAS: Final[frozenset[str]] = frozenset({"placings", "wrong_calls", "game_points"})
 
 
 @dataclass(frozen=True, slots=True)
 class SeriesProblem:
     """Why something is refused: a stable ``code`` (the Django layer translates by it), an English
-    ``message`` that a referee can act on, and ``extra`` values (seat indices are 0-based)."""
+    ``message`` for logs and the shell, and ``extra`` values: exactly the names the code declares
+    (seat indices are 0-based). Raises TypeError (a bug here) when they do not match."""
 
     code: SeriesErrorCode
     message: str
     extra: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        checked_extra(self.code, self.extra)
 
 
 class SeriesError(ValueError):
@@ -308,7 +326,11 @@ def series_start(fmt: SeriesFormat, seat_count: int, *, game: GameKind = GameKin
             else "A Snapszer series is played by exactly 2 seats."
         )
         raise SeriesError(
-            SeriesProblem(SeriesErrorCode.INVALID_SEAT_COUNT, message, {"seat_count": repr(seat_count)})
+            SeriesProblem(
+                SeriesErrorCode.INVALID_SEAT_COUNT,
+                message,
+                {"seat_count": repr(seat_count), "allowed": list(allowed)},
+            )
         )
     zeros = (0,) * seat_count
     return SeriesStatus(
@@ -491,7 +513,11 @@ def check_outcome(status: SeriesStatus, outcome: GameOutcome) -> tuple[SeriesPro
     if outcome.wrong_calls is not None:
         if status.game is not GameKind.SNAP:
             problems.append(
-                SeriesProblem(SeriesErrorCode.INVALID_WRONG_CALLS, "Wrong calls are recorded only in Snap.")
+                SeriesProblem(
+                    SeriesErrorCode.INVALID_WRONG_CALLS,
+                    "Wrong calls are recorded only in Snap.",
+                    {"wrong_calls": list(outcome.wrong_calls)},
+                )
             )
         elif not _per_seat_counts_ok(outcome.wrong_calls, playing, n, allow_negative=False):
             problems.append(
@@ -506,7 +532,9 @@ def check_outcome(status: SeriesStatus, outcome: GameOutcome) -> tuple[SeriesPro
         if status.game is not GameKind.SNAPSZER:
             problems.append(
                 SeriesProblem(
-                    SeriesErrorCode.INVALID_GAME_POINTS, "Game points are recorded only in Snapszer."
+                    SeriesErrorCode.INVALID_GAME_POINTS,
+                    "Game points are recorded only in Snapszer.",
+                    {"game_points": list(outcome.game_points)},
                 )
             )
         elif not _per_seat_counts_ok(outcome.game_points, playing, n, allow_negative=False):

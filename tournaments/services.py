@@ -43,6 +43,7 @@ from tournaments.models import (
 )
 from tournaments.results import GameContext, normalise_result
 from tournaments.series import seed_commitment
+from tournaments.tournament_messages import series_error_message, tournament_error_message
 
 DEFAULT_PROFILE = {GameKind.SNAP: "classic", GameKind.SNAPSZER: "snapszer"}
 
@@ -253,7 +254,10 @@ def stage_rounds_generate(*, user: Any, stage_id: int) -> list[Round]:
                 for rnd in schedule
             ]
     except round_robin.PairingError as exc:
-        raise ApplicationError(code=str(exc.code), message=_(exc.message), extra=exc.extra) from None
+        names = {str(e.player_id): e.player.name for e in entries.select_related("player")}
+        raise ApplicationError(
+            code=str(exc.code), message=tournament_error_message(exc, player_names=names), extra=exc.extra
+        ) from None
     rounds = []
     for number, (tables_seats, bye) in enumerate(plan, start=1):
         round_ = Round.objects.create(stage=stage, number=number, bye_id=bye)
@@ -300,8 +304,9 @@ def result_record(
     and unconfirms n in one transaction. ``client_key`` makes a submission idempotent: the same key
     again returns the first result and records nothing. Returns ``(result, created)``.
 
-    Raises ApplicationError: ``result_invalid`` (field errors), ``series_decided``,
-    ``wrong_game`` and ``result_conflict`` (409, with the current version), permission errors.
+    Raises ApplicationError: ``result_invalid`` (field errors), ``correction_breaks_series``,
+    ``series_decided``, ``wrong_game``, ``series_inconsistent`` (stored games that no longer make
+    a series) and ``result_conflict`` (409, with the current version), permission errors.
     """
     if client_key:
         existing = _result_by_key(user, client_key)
@@ -384,7 +389,18 @@ def _result_record_locked(
             )
         game = games[game_number]
     else:
-        status = outcomes.series_status(series, confirmed)
+        try:
+            status = outcomes.series_status(series, confirmed)
+        except outcomes.SeriesInconsistent as exc:
+            # Only stored games written round this service can get here; say so, never a 500.
+            raise Conflict(
+                code="series_inconsistent",
+                message=_(
+                    "The games recorded so far do not make a valid series, so no game can be added "
+                    "until an organiser puts them right. %(problem)s"
+                )
+                % {"problem": _series_problem(exc)},
+            ) from None
         expected_number = len(confirmed) + 1
         if status.decided:
             raise Conflict(code="series_decided", message=_("This series is already decided."))
@@ -442,13 +458,21 @@ def _series_update(series: Series, confirmed: Mapping[int, GameResult]) -> None:
     try:
         status = outcomes.series_status(series, confirmed)
     except outcomes.SeriesInconsistent as exc:
-        raise ApplicationError(code="correction_breaks_series", message=str(exc)) from None
+        raise ApplicationError(
+            code="correction_breaks_series",
+            message=_("This correction does not fit the games recorded after it. %(problem)s")
+            % {"problem": _series_problem(exc)},
+        ) from None
     series.status = Series.Status.DECIDED if status.decided else Series.Status.PLAYING
     series.placings = (
         {str(pid): place for pid, place in status.placings_by_player.items()} if status.decided else {}
     )
     series.decided_at = (series.decided_at or timezone.now()) if status.decided else None
     series.save(update_fields=["status", "placings", "decided_at"])
+
+
+def _series_problem(exc: outcomes.SeriesInconsistent) -> str:
+    return series_error_message(exc.error, seat_names=exc.seat_names, player_names=exc.player_names)
 
 
 def _enqueue_standings(stage_id: int) -> None:

@@ -41,7 +41,7 @@ from enum import StrEnum
 from itertools import combinations, pairwise
 
 from tournaments.formats.round_robin import PlayerId
-from tournaments.problems import TournamentInputError
+from tournaments.problems import TournamentErrorCode, TournamentInputError
 from tournaments.series import GameKind, GameOutcome, SeriesError, SeriesFormat, SeriesStatus, series_status
 
 type TiebreakValue = int | float | str | None
@@ -89,16 +89,21 @@ TABLE_TIEBREAKS = frozenset(
 )
 
 
-class StandingsErrorCode(StrEnum):
-    INVALID_CHAIN = "invalid_chain"
-    UNKNOWN_PLAYER = "unknown_player"
-    DUPLICATE_ENTRANT = "duplicate_entrant"
-    INVALID_SERIES = "invalid_series"
+class StandingsErrorCode(TournamentErrorCode):
+    """Why no standings can be computed, and the ``extra`` values each code carries: ``players``
+    are player ids as strings, ``series`` and ``game_index`` 0-based positions."""
+
+    INVALID_CHAIN = "invalid_chain", ("tiebreaks", "allowed")  # unknown, not for here, or twice
+    UNKNOWN_PLAYER = "unknown_player", ("players",)  # a bye for someone who is not an entrant
+    SERIES_SEATS = "series_seats", ("series", "players")  # a two-seat series without two entrants
+    DUPLICATE_ENTRANT = "duplicate_entrant", ("players",)  # the same problem as the pairings'
+    INVALID_SERIES = "invalid_series", ("series", "series_code", "game_index", "players")  # seat order
 
 
 class StandingsError(TournamentInputError):
-    """Inputs no standings can be computed from (codes: :class:`StandingsErrorCode`; for
-    "invalid_series" ``extra`` has the series index and the series' own error code)."""
+    """Inputs no standings can be computed from (codes: :class:`StandingsErrorCode`). An
+    "invalid_series" error is raised from the series' own :class:`~tournaments.series.SeriesError`
+    (its ``__cause__``), which says what is wrong with which game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,9 +188,9 @@ def round_robin_standings(
     :func:`default_chain`. Rows list every entrant, even one without a series.
 
     Raises StandingsError: "invalid_chain" (a tiebreak that does not apply, or listed twice),
-    "duplicate_entrant", "unknown_player" (a series or bye names a non-entrant, or a series has not
-    two distinct seats), "invalid_series" (its games break the series rules; ``extra`` has the
-    index and the series' error code).
+    "duplicate_entrant", "unknown_player" (a bye names a non-entrant), "series_seats" (a series
+    does not seat two different entrants), "invalid_series" (its games break the series rules;
+    ``extra`` has the index, the series' error code and game index, and its players by seat).
     """
     tiebreaks = _checked_chain(chain or default_chain(game), TWO_SEAT_TIEBREAKS, game)
     players = _checked_entrants(entrants)
@@ -204,9 +209,9 @@ def round_robin_standings(
     for index, record in enumerate(records):
         if len(record.seats) != 2 or len(set(record.seats)) != 2 or not set(record.seats) <= known:
             raise StandingsError(
-                StandingsErrorCode.UNKNOWN_PLAYER,
+                StandingsErrorCode.SERIES_SEATS,
                 "Each series of a two-seat round robin seats two different entrants.",
-                {"series": index, "seats": [str(p) for p in record.seats]},
+                {"series": index, "players": [str(p) for p in record.seats]},
             )
         status = _status(record, game, index)
         if status.decided:
@@ -385,29 +390,35 @@ def _status(record: SeriesRecord, game: GameKind, index: int) -> SeriesStatus:
         raise StandingsError(
             StandingsErrorCode.INVALID_SERIES,
             f"Series {index + 1} cannot be counted: {error.message}",
-            {"series": index, "series_code": str(error.code), "game_index": error.game_index},
+            {
+                "series": index,
+                "series_code": str(error.code),
+                "game_index": error.game_index,
+                "players": [str(p) for p in record.seats],
+            },
         ) from error
 
 
 def _checked_chain(
     chain: Sequence[Tiebreak | str], allowed: frozenset[Tiebreak], game: GameKind
 ) -> tuple[Tiebreak, ...]:
-    unknown = sorted(str(name) for name in chain if name not in set(Tiebreak))
+    wrong_game = Tiebreak.GAME_POINT_DIFFERENCE if game is GameKind.SNAP else Tiebreak.PLACING_SUM
+    usable = [str(tb) for tb in Tiebreak if tb in allowed and tb is not wrong_game]
+    unknown = sorted({str(name) for name in chain if name not in set(Tiebreak)})
     if unknown:
         raise StandingsError(
             StandingsErrorCode.INVALID_CHAIN,
             "The tiebreak list names an unknown tiebreak.",
-            {"unknown": unknown},
+            {"tiebreaks": unknown, "allowed": usable},
         )
     names = tuple(Tiebreak(name) for name in chain)
-    wrong_game = Tiebreak.GAME_POINT_DIFFERENCE if game is GameKind.SNAP else Tiebreak.PLACING_SUM
-    refused = sorted({str(tb) for tb in names if tb not in allowed or tb is wrong_game})
-    repeated = sorted({str(tb) for tb, times in Counter(names).items() if times > 1})
+    refused = {str(tb) for tb in names if str(tb) not in usable}
+    repeated = {str(tb) for tb, times in Counter(names).items() if times > 1}
     if refused or repeated:
         raise StandingsError(
             StandingsErrorCode.INVALID_CHAIN,
             "The tiebreak list names a tiebreak that does not apply here, or one twice.",
-            {"not_applicable": refused, "repeated": repeated},
+            {"tiebreaks": sorted(refused | repeated), "allowed": usable},
         )
     return names
 

@@ -61,6 +61,23 @@ def test_bad_input_is_a_400_with_field_errors(table: Series, referee: Any) -> No
     assert body["code"] == "invalid" and {"game", "result"} <= set(body["fields"])
 
 
+def test_a_body_that_is_not_json_is_a_400_in_the_clients_language(
+    hu_catalogue: None, table: Series, referee: Any
+) -> None:
+    response = _client(referee).post(
+        f"/api/series/{table.pk}/results/",
+        "{game: 1",
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="hu",
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "parse_error"
+    assert response.json()["message"] == (
+        "[hu] The request body could not be read: send a JSON object with the header "
+        "Content-Type: application/json."
+    )  # not the parser's English ("JSON parse error - Expecting property name ...")
+
+
 def test_an_impossible_result_is_a_400_naming_the_field(table: Series, referee: Any, players: list) -> None:
     response = _post(
         _client(referee),

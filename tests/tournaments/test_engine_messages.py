@@ -3,17 +3,15 @@
 (a) every code the engines can produce has a message; (b) every message formats with the params
 its code carries; (c) the API and the pages answer bad rules and impossible Snapszer scores with
 4xx field errors whose text comes from the translation catalogue: a test catalogue for "hu" marks
-every message it translates, so a message that bypassed gettext (or the mapping) would show.
+every message it translates, so a message that bypassed gettext (or the mapping) would show
+(tests/tournaments/hu_catalogue.py, shared with test_tournament_messages.py).
 """
 
 from __future__ import annotations
 
-import array
 import logging
 import re
-import struct
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,10 +23,9 @@ from games.engine.errors import Problem
 from games.engine.sixtysix import MatchRecordProblem, Reason
 from games.engine.snap.rules import SnapRulesProblem
 from tests.games.engine.problem_codes import engine_problem_codes, example_problems
-from tournaments import engine_messages
+from tests.tournaments.hu_catalogue import msgid as _msgid
 from tournaments.engine_messages import (
     FALLBACK,
-    LOCATIONS,
     MESSAGES,
     REASONS,
     problem_message,
@@ -36,11 +33,6 @@ from tournaments.engine_messages import (
 from tournaments.models import GameKind, GameResult, Player, Series, Tournament
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
-
-
-def _msgid(message: Any) -> str:
-    with translation.override(None):  # no catalogue: the msgid itself
-        return str(message)
 
 
 # --- (a) every code has a message -----------------------------------------------------------------
@@ -106,48 +98,6 @@ def test_an_uncoded_problem_is_logged_and_shown_as_a_general_message(caplog: Any
 
 
 # --- (c) through the API and the pages, with a test catalogue -----------------------------------
-
-
-def _mo(catalogue: dict[str, str]) -> bytes:
-    """A GNU .mo file (the format msgfmt writes), so the test needs no gettext tools."""
-    keys = sorted(catalogue)
-    ids = strs = b""
-    offsets = []
-    for key in keys:
-        k, v = key.encode(), catalogue[key].encode()
-        offsets.append((len(ids), len(k), len(strs), len(v)))
-        ids += k + b"\0"
-        strs += v + b"\0"
-    key_start = 7 * 4 + 16 * len(keys)
-    value_start = key_start + len(ids)
-    key_table: list[int] = []
-    value_table: list[int] = []
-    for id_at, id_len, str_at, str_len in offsets:
-        key_table += [id_len, id_at + key_start]
-        value_table += [str_len, str_at + value_start]
-    header = struct.pack("Iiiiiii", 0x950412DE, 0, len(keys), 7 * 4, 7 * 4 + 8 * len(keys), 0, 0)
-    return (
-        header + array.array("i", key_table).tobytes() + array.array("i", value_table).tobytes() + ids + strs
-    )
-
-
-HEADLINES = ["These rules cannot be played.", "This result cannot be recorded as it is."]
-
-
-@pytest.fixture
-def hu_catalogue(settings: Any, tmp_path: Path) -> Iterator[None]:
-    """A "hu" catalogue that translates every engine message (and the headlines) to "[hu] " + the
-    English text; changing LOCALE_PATHS makes Django reload its catalogues."""
-    msgids = [_msgid(m) for m in (*MESSAGES.values(), *LOCATIONS.values(), *REASONS.values())]
-    msgids += [_msgid(engine_messages.OR), *HEADLINES]
-    catalogue = {m: f"[hu] {m}" for m in msgids}
-    catalogue[""] = "Content-Type: text/plain; charset=UTF-8\nPlural-Forms: nplurals=2; plural=(n != 1);\n"
-    folder = tmp_path / "locale" / "hu" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    (folder / "django.mo").write_bytes(_mo(catalogue))
-    settings.LOCALE_PATHS = [tmp_path / "locale"]
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
 
 
 HU = {"HTTP_ACCEPT_LANGUAGE": "hu"}

@@ -13,6 +13,7 @@ TOURNAMENTS = Path(__file__).resolve().parents[2] / "tournaments"
 PURE = [
     TOURNAMENTS / "series.py",
     TOURNAMENTS / "standings.py",
+    TOURNAMENTS / "problems.py",
     *sorted((TOURNAMENTS / "formats").rglob("*.py")),
 ]
 FORBIDDEN = {"django", "rest_framework", "celery", "time", "datetime", "random", "secrets", "uuid", "os"}

@@ -401,7 +401,7 @@ def test_an_outcome_can_be_built_from_values_keyed_by_player() -> None:
     assert outcome == GameOutcome((2, None, 1), sudden_death=True, wrong_calls=(1, None, 0))
     with pytest.raises(SeriesError) as exc:
         GameOutcome.from_players(["ann", "bob"], {"ann": 1, "zed": 2})
-    assert exc.value.code == SeriesErrorCode.UNKNOWN_SEAT
+    assert exc.value.code == SeriesErrorCode.NOT_SEATED and exc.value.problem.extra == {"players": ["zed"]}
 
 
 def test_S42_wrong_calls_can_leave_two_of_three_for_the_coin() -> None:

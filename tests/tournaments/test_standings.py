@@ -202,7 +202,8 @@ def test_a_chain_may_name_tiebreaks_by_their_stored_strings() -> None:
 def test_unknown_players_and_broken_series_are_refused() -> None:
     with pytest.raises(StandingsError) as exc:
         snap(["A", "B"], [series("A", "Z", "WW")])
-    assert exc.value.code == StandingsErrorCode.UNKNOWN_PLAYER
+    assert exc.value.code == StandingsErrorCode.SERIES_SEATS
+    assert exc.value.extra == {"series": 0, "players": ["A", "Z"]}
     with pytest.raises(StandingsError) as exc:
         snap(["A", "B"], [], byes=["Z"])
     assert exc.value.code == StandingsErrorCode.UNKNOWN_PLAYER
@@ -212,7 +213,12 @@ def test_unknown_players_and_broken_series_are_refused() -> None:
     with pytest.raises(StandingsError) as exc:
         snap(["A", "B"], [series("A", "B", "WWL")])  # a game after the series was decided
     assert exc.value.code == StandingsErrorCode.INVALID_SERIES
-    assert exc.value.extra == {"series": 0, "series_code": "series_decided", "game_index": 2}
+    assert exc.value.extra == {
+        "series": 0,
+        "series_code": "series_decided",
+        "game_index": 2,
+        "players": ["A", "B"],
+    }
 
 
 # -- Snap tables ---------------------------------------------------------------------------------

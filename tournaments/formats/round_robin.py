@@ -27,20 +27,22 @@ import hashlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
-from tournaments.problems import TournamentInputError
+from tournaments.problems import TournamentErrorCode, TournamentInputError
 
 type PlayerId = int | str
 
 TABLE_SIZES = range(2, 7)  # rules/snap.md S1: 2 to 6 players
 
 
-class PairingErrorCode(StrEnum):
-    TOO_FEW_ENTRANTS = "too_few_entrants"
-    DUPLICATE_ENTRANT = "duplicate_entrant"
-    INVALID_TABLE_SIZE = "invalid_table_size"
-    TABLE_OF_ONE = "table_of_one"
+class PairingErrorCode(TournamentErrorCode):
+    """Why no round robin can be made, and the ``extra`` values each code carries (``entrants`` is
+    a count, ``players`` entrants as strings)."""
+
+    TOO_FEW_ENTRANTS = "too_few_entrants", ("entrants",)
+    DUPLICATE_ENTRANT = "duplicate_entrant", ("players",)  # the same problem as the standings'
+    INVALID_TABLE_SIZE = "invalid_table_size", ("table_size",)
+    TABLE_OF_ONE = "table_of_one", ("entrants", "table_size")
 
 
 class PairingError(TournamentInputError):
@@ -166,7 +168,7 @@ def _check_duplicates(entrants: Sequence[PlayerId]) -> None:
         raise PairingError(
             PairingErrorCode.DUPLICATE_ENTRANT,
             "An entrant is listed more than once.",
-            {"entrants": sorted({str(p) for p in repeated})},
+            {"players": sorted({str(p) for p in repeated})},
         )
 
 

@@ -8,6 +8,8 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.tournament_messages import DECIDED_BY
+
 register = template.Library()
 
 TIEBREAKS = {
@@ -32,12 +34,6 @@ WHY_BELOW = {
     "buchholz": _("lower Buchholz"),
     "sonneborn_berger": _("lower Sonneborn-Berger"),
     "coin_flip": _("coin flip"),
-}
-DECIDED_BY = {
-    "wins": _("on wins"),
-    "sudden_death": _("in sudden death"),
-    "wrong_calls": _("on fewer wrong calls"),
-    "coin_flip": _("by the coin flip"),
 }
 
 
