@@ -43,6 +43,7 @@ from tournaments.models import (
 )
 from tournaments.results import GameContext, normalise_result
 from tournaments.series import seed_commitment
+from tournaments.standings import ByeScore
 from tournaments.tournament_messages import series_error_message, tournament_error_message
 
 DEFAULT_PROFILE = {GameKind.SNAP: "classic", GameKind.SNAPSZER: "snapszer"}
@@ -192,6 +193,7 @@ def stage_create(
             fields={"options": [_("Give the stage options as an object: option names and their values.")]},
         )
     options = dict(options or {})
+    _stage_options_check(GameKind(tournament.game), options)
     if tournament.game == GameKind.SNAP:
         options.setdefault("table_size", 4)
         size = options["table_size"]
@@ -219,6 +221,41 @@ def stage_create(
         order=order,
         seed=secrets.token_hex(16),
     )
+
+
+# The round robin options each game's stages take (docs/results.md): Snap sits its players at
+# tables; Snapszer pairs them, single or double, with a bye when the number is odd.
+_STAGE_OPTIONS = {
+    GameKind.SNAP: ("table_size", "seeding"),
+    GameKind.SNAPSZER: ("double", "bye", "seeding"),
+}
+_SEEDINGS = ("random", "manual")
+
+
+def _stage_options_check(game: GameKind, options: Mapping[str, Any]) -> None:
+    """Refuse stage options the round robin would trip over later (the standings task and the
+    pairing read them long after the organiser has left the form). Raises ApplicationError."""
+    allowed = _STAGE_OPTIONS[game]
+    fields: dict[str, list[Any]] = {}
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        fields["options"] = [
+            _("A %(game)s round robin has no option “%(option)s”. Its options are: %(known)s.")
+            % {"game": game.label, "option": name, "known": ", ".join(allowed)}
+            for name in unknown
+        ]
+    if "bye" in options and options["bye"] not in {score.value for score in ByeScore}:
+        fields["bye"] = [_("Say what a bye is worth: win, draw or nothing.")]
+    if "double" in options and not isinstance(options["double"], bool):
+        fields["double"] = [_("Say true to play everybody twice, false to play everybody once.")]
+    if "seeding" in options and options["seeding"] not in _SEEDINGS:
+        fields["seeding"] = [
+            _("Choose random (drawn from the stage's recorded seed) or manual (the entry list's order).")
+        ]
+    if fields:
+        raise ApplicationError(
+            code="invalid", message=_("The stage cannot be created as it is."), fields=fields
+        )
 
 
 @transaction.atomic

@@ -178,3 +178,40 @@ def test_the_schema_lists_every_resource_and_the_docs_are_served_offline(db: Any
         assert path in schema
     docs = _client().get("/api/docs/").content.decode()
     assert "swagger-ui" in docs and "https://" not in docs  # the UI comes from the sidecar's static files
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "field"),
+    [
+        ("snapszer", {"bye": "lots"}, "bye"),
+        ("snapszer", {"double": "yes"}, "double"),
+        ("snapszer", {"seeding": "by rating"}, "seeding"),
+        ("snapszer", {"table_size": 4}, "options"),
+        ("snap", {"bye": "win"}, "options"),
+        ("snap", {"tables": 3}, "options"),
+    ],
+)
+def test_stage_options_the_round_robin_cannot_use_are_field_errors(
+    club: Any, organiser: Any, game: str, options: dict[str, Any], field: str
+) -> None:
+    # An unusable option used to be stored and then break the standings task at every result.
+    client = _client(organiser)
+    created = client.post("/api/tournaments/", {"club": club.pk, "name": "Cup", "game": game}, format="json")
+    assert created.status_code == 201, created.json()
+    tournament_id = created.json()["id"]
+    response = client.post(
+        "/api/stages/", {"tournament": tournament_id, "name": "League", "options": options}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert list(response.json()["fields"]) == [field]
+    assert not Stage.objects.filter(tournament_id=tournament_id).exists()
+    good = (
+        {"bye": "draw", "double": True, "seeding": "manual"} if game == "snapszer" else {"seeding": "manual"}
+    )
+    assert (
+        client.post(
+            "/api/stages/", {"tournament": tournament_id, "name": "League", "options": good}, format="json"
+        ).status_code
+        == 201
+    )
