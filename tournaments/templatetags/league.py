@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from tournaments.tournament_messages import DECIDED_BY
 
@@ -87,11 +88,20 @@ def tiebreak_value(value: Any, name: str = "") -> str:
 
 @register.filter
 def ordinal_place(value: Any) -> str:
+    """A placing as an ordinal ("1st", "22nd"), marked for translation: each ending is its own
+    message with a context saying which numbers take it, so a language writes "1.", "1er" or "1º"."""
     if value in (None, ""):
         return ""
     n = int(value)
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    if 11 <= n % 100 <= 13:
+        pattern = pgettext("ordinal 11, 12, 13", "{}th")
+    else:
+        pattern = {
+            1: pgettext("ordinal 1", "{}st"),
+            2: pgettext("ordinal 2", "{}nd"),
+            3: pgettext("ordinal 3", "{}rd"),
+        }.get(n % 10) or pgettext("ordinal 0, 4-9", "{}th")
+    return pattern.format(n)
 
 
 def _name(names: Mapping[int, str], pid: Any) -> str:
