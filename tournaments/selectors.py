@@ -219,6 +219,8 @@ class TournamentPage:
     stages: list[StagePart]
     referees: list[Any]
     addable_players: list[Player]
+    # The void versions of voided games, by series id (who voided each game, when and why).
+    voided: dict[int, list[GameResult]]
 
 
 def tournament_page_get(*, user: Any, tournament_id: int) -> TournamentPage:
@@ -232,6 +234,13 @@ def tournament_page_get(*, user: Any, tournament_id: int) -> TournamentPage:
         .order_by("round__number", "table")
     ):
         series_by_round.setdefault(series.round_id, []).append(series)
+    voided: dict[int, list[GameResult]] = {}
+    for result in (
+        GameResult.objects.filter(game__series__stage__tournament=tournament, confirmed=True, void=True)
+        .select_related("game", "recorded_by")
+        .order_by("game__number")
+    ):
+        voided.setdefault(result.game.series_id, []).append(result)
     stages = []
     for stage in tournament.stages.prefetch_related("rounds__bye"):
         rounds = [(r, series_by_round.get(r.pk, [])) for r in stage.rounds.all()]
@@ -245,6 +254,7 @@ def tournament_page_get(*, user: Any, tournament_id: int) -> TournamentPage:
         stages=stages,
         referees=list(tournament.referees.all()),
         addable_players=addable,
+        voided=voided,
     )
 
 
