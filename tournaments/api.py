@@ -430,7 +430,7 @@ class GameOutputSerializer(serializers.ModelSerializer[Game]):
     def _current(game: Game) -> GameResult | None:
         current = getattr(game, "current_results", None)  # prefetched by GameListApi
         if current is None:
-            current = list(game.results.filter(confirmed=True).select_related("recorded_by"))
+            current = list(GameResult.objects.filter(game=game, confirmed=True).select_related("recorded_by"))
         return current[0] if current else None
 
     def get_voided(self, game: Game) -> bool:

@@ -263,7 +263,9 @@ class GameResult(models.Model):
     )
     reason = models.TextField(_("reason"), blank=True)
     void = models.BooleanField(
-        _("void"), default=False, help_text=_("The game was played after the series was decided.")
+        default=False,
+        verbose_name=_("void"),
+        help_text=_("The game was played after the series was decided."),
     )
     # NULL, not "": the unique constraint below only applies to submissions that sent a key.
     client_key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001

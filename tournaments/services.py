@@ -441,7 +441,7 @@ def _result_record_locked(
                 fields={"reason": [_("Required for a correction.")]},
             )
         game = games[game_number]
-        if current.void:
+        if current is not None and current.void:
             # Recording a void game again: only as the series' next game, with the seats due now.
             status = _status_for_next_game(series, live, game_number)
             game.sudden_death = status.next_is_sudden_death
@@ -514,7 +514,7 @@ def _status_for_next_game(
         ) from None
     expected_number = len(live) + 1
     if status.decided:
-        if game_number in series.games.values_list("number", flat=True):
+        if Game.objects.filter(series=series, number=game_number).exists():
             raise Conflict(
                 code="game_void",
                 message=GAME_VOID % {"n": game_number},
@@ -568,7 +568,7 @@ def _void_needed(
 ) -> ApplicationError:
     """The refusal of a correction that decides the series before games already recorded: it
     names them, the winner, and how to confirm that they are voided."""
-    names = dict(series.seats.values_list("player_id", "player__name"))
+    names = dict(SeriesSeat.objects.filter(series=series).values_list("player_id", "player__name"))
     winner = status.status.winner
     message, field = void_later_games_messages(
         deciding_game=max(n for n, r in confirmed.items() if not r.void and n not in after),

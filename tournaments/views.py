@@ -299,7 +299,7 @@ def result_correct(request: HttpRequest, series_id: int, game_number: int) -> Ht
     names = page.names
     players = [s.player for s in page.seats if s.player_id in set(line.players or names)]
     initial = ResultForm.initial_from(line.current)
-    if line.voided:
+    if line.voided and line.current is not None:
         # Recording a void game again: the players due now, starting from the result it had.
         players = page.due_players if page.next_game == line.game.number else []
         if line.voided_result is not None:
