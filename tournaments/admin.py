@@ -179,8 +179,8 @@ class GameResultAdmin(OrganiserScopedAdmin):
 
     club_path = "game__series__stage__tournament__club"
     read_only = True
-    list_display = ["game", "version", "confirmed", "source", "recorded_by", "created_at", "reason"]
-    list_filter = ["confirmed", "source", "game__series__stage__tournament"]
+    list_display = ["game", "version", "confirmed", "void", "source", "recorded_by", "created_at", "reason"]
+    list_filter = ["confirmed", "void", "source", "game__series__stage__tournament"]
     search_fields = ["reason", "recorded_by__username"]
     list_select_related = ["game__series__round", "recorded_by"]
 

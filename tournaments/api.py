@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView, RetrieveAPIView
 from rest_framework.permissions import IsAuthenticated
@@ -25,6 +25,7 @@ class GameResultOutputSerializer(serializers.ModelSerializer[GameResult]):
     series = serializers.IntegerField(source="game.series_id")
     sudden_death = serializers.BooleanField(source="game.sudden_death")
     series_status = serializers.CharField(source="game.series.status")
+    recorded_by = serializers.CharField(source="recorded_by.username", default=None)
 
     class Meta:
         model = GameResult
@@ -35,8 +36,10 @@ class GameResultOutputSerializer(serializers.ModelSerializer[GameResult]):
             "sudden_death",
             "version",
             "confirmed",
+            "void",
             "data",
             "source",
+            "recorded_by",
             "reason",
             "created_at",
             "series_status",
@@ -59,6 +62,13 @@ class ResultCreateApi(APIView):
         expected_version = serializers.IntegerField(min_value=0, default=0)
         reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
         client_key = serializers.CharField(required=False, allow_blank=True, max_length=80)
+        void_later_games = serializers.BooleanField(
+            default=False,
+            help_text=_(
+                "A correction that decides the series before games already recorded voids them "
+                "only when this is true; otherwise it is refused and names them."
+            ),
+        )
 
         class Meta:
             ref_name = "ResultCreateInput"
@@ -81,6 +91,7 @@ class ResultCreateApi(APIView):
             expected_version=data["expected_version"],
             reason=data["reason"],
             client_key=key,
+            void_later_games=data["void_later_games"],
         )
         response = Response(GameResultOutputSerializer(record).data, status=status.HTTP_201_CREATED)
         if not created:
@@ -397,30 +408,71 @@ class SeriesDetailApi(APIView):
         )
 
 
+class GameVoidOutputSerializer(serializers.Serializer[Any]):
+    """Who voided a game, when and why (the void result version)."""
+
+    version = serializers.IntegerField()
+    recorded_by = serializers.CharField(source="recorded_by.username", default=None)
+    reason = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    corrected_game = serializers.IntegerField(source="data.voided_by_correction_of", default=None)
+
+
 class GameOutputSerializer(serializers.ModelSerializer[Game]):
+    voided = serializers.SerializerMethodField()
+    void = serializers.SerializerMethodField()
+
     class Meta:
         model = Game
-        fields = ["id", "series", "number", "sudden_death", "seats", "created_at"]
+        fields = ["id", "series", "number", "sudden_death", "seats", "voided", "void", "created_at"]
+
+    @staticmethod
+    def _current(game: Game) -> GameResult | None:
+        current = getattr(game, "current_results", None)  # prefetched by GameListApi
+        if current is None:
+            current = list(GameResult.objects.filter(game=game, confirmed=True).select_related("recorded_by"))
+        return current[0] if current else None
+
+    def get_voided(self, game: Game) -> bool:
+        current = self._current(game)
+        return current is not None and current.void
+
+    @extend_schema_field(GameVoidOutputSerializer(allow_null=True))
+    def get_void(self, game: Game) -> dict[str, Any] | None:
+        current = self._current(game)
+        if current is None or not current.void:
+            return None
+        return dict(GameVoidOutputSerializer(current).data)
 
 
 class GameListApi(ListAPIView[Game]):
-    """Games of series (``?series=``); a game exists once its first result is recorded."""
+    """Games of series (``?series=``); a game exists once its first result is recorded. A game
+    played after its series was decided (a correction voided it) has ``voided`` true and ``void``
+    saying who voided it, when and why; it counts for nothing."""
 
     serializer_class = GameOutputSerializer
     filterset_fields = {"series": ["exact"], "series__stage": ["exact"], "sudden_death": ["exact"]}
 
     def get_queryset(self) -> QuerySet[Game]:
-        return selectors.games_visible(user=self.request.user).order_by("series_id", "number")
+        current = GameResult.objects.filter(confirmed=True).select_related("recorded_by")
+        return (
+            selectors.games_visible(user=self.request.user)
+            .prefetch_related(Prefetch("results", queryset=current, to_attr="current_results"))
+            .order_by("series_id", "number")
+        )
 
 
 class ResultListApi(ListAPIView[GameResult]):
-    """Every result version (``?series=``, ``?confirmed=true`` for the current ones only)."""
+    """Every result version (``?series=``, ``?confirmed=true`` for the current ones only). A version
+    with ``void`` true voided its game (``reason`` and ``recorded_by`` say why and who); ``?void=``
+    filters on it."""
 
     serializer_class = GameResultOutputSerializer
     filterset_fields = {
         "game__series": ["exact"],
         "game": ["exact"],
         "confirmed": ["exact"],
+        "void": ["exact"],
         "game__series__stage": ["exact"],
     }
 

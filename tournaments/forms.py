@@ -146,6 +146,14 @@ class ResultForm(forms.Form):
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+    void_later_games = forms.BooleanField(
+        label=_("Void the games played after the decision"),
+        required=False,
+        help_text=_(
+            "If this correction decides the series before games already recorded, they are voided: "
+            "kept in the history, counted for nothing."
+        ),
+    )
     ending = forms.ChoiceField(
         label=_("How did the game end?"),
         choices=SNAP_ENDINGS,
@@ -344,6 +352,7 @@ class ResultForm(forms.Form):
             "score": "score",
             "pot_carried": "pot_carried",
             "reason": "reason",
+            "void_later_games": "void_later_games",
         }
         placed = False
         for name, messages in exc.fields.items():

@@ -240,7 +240,12 @@ class Game(models.Model):
 
 
 class GameResult(models.Model):
-    """One version of a game's result. Append-only: a correction is a new version."""
+    """One version of a game's result. Append-only: a correction is a new version.
+
+    A **void** version (``void=True``, empty ``data``) says the game counts for nothing: a correction
+    of an earlier game decided the series before it (docs/results.md). It is written by that
+    correction, with its organiser and reason; the voided result stays in the version before it.
+    """
 
     class Source(models.TextChoices):
         REFEREE = "referee", _("Referee")
@@ -257,6 +262,11 @@ class GameResult(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     reason = models.TextField(_("reason"), blank=True)
+    void = models.BooleanField(
+        default=False,
+        verbose_name=_("void"),
+        help_text=_("The game was played after the series was decided."),
+    )
     # NULL, not "": the unique constraint below only applies to submissions that sent a key.
     client_key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(auto_now_add=True)
@@ -277,7 +287,8 @@ class GameResult(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} v{self.version}{'' if self.confirmed else ' (superseded)'}"
+        void = " void" if self.void else ""
+        return f"{self.game} v{self.version}{void}{'' if self.confirmed else ' (superseded)'}"
 
 
 class StandingRow(models.Model):

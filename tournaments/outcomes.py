@@ -86,29 +86,53 @@ def series_player_ids(series: Series) -> tuple[int, ...]:
 
 
 def series_status(series: Series, confirmed: Mapping[int, GameResult]) -> SeriesView:
-    """The pure status of ``series`` given its confirmed results by game number.
+    """The pure status of ``series`` given its confirmed results by game number; void results
+    count for nothing.
 
     Raises SeriesInconsistent when the results do not make a valid series.
     """
+    view, _after_decision = _series_fold(series, confirmed, leave_out_after_decision=False)
+    return view
+
+
+def series_status_counted(
+    series: Series, confirmed: Mapping[int, GameResult]
+) -> tuple[SeriesView, list[int]]:
+    """Like :func:`series_status`, but games recorded after the series was decided do not make it
+    inconsistent: they are left out of the status and their numbers returned (what a correction
+    voids). Raises SeriesInconsistent for any other problem."""
+    return _series_fold(series, confirmed, leave_out_after_decision=True)
+
+
+def _series_fold(
+    series: Series, confirmed: Mapping[int, GameResult], *, leave_out_after_decision: bool
+) -> tuple[SeriesView, list[int]]:
     player_ids = series_player_ids(series)
     kind = (
         pure_series.GameKind.SNAP
         if series.stage.tournament.game == GameKind.SNAP
         else pure_series.GameKind.SNAPSZER
     )
+    fmt = FORMATS[SeriesFormat(series.format)]
+    numbers = [n for n in sorted(confirmed) if not confirmed[n].void]
     try:
         outcomes = [
             game_outcome(confirmed[n].data, player_ids, sudden_death=confirmed[n].game.sudden_death)
-            for n in sorted(confirmed)
+            for n in numbers
         ]
+        count = len(outcomes)
+        if leave_out_after_decision:
+            count = pure_series.series_games_counted(
+                fmt, len(player_ids), outcomes, game=kind, seed=series.seed
+            )
         status = pure_series.series_status(
-            FORMATS[SeriesFormat(series.format)], len(player_ids), outcomes, game=kind, seed=series.seed
+            fmt, len(player_ids), outcomes[:count], game=kind, seed=series.seed
         )
     except pure_series.SeriesError as exc:
         names = _player_names(exc, player_ids)
         seat_names = tuple(names.get(str(pid), f"#{pid}") for pid in player_ids)
         raise SeriesInconsistent(exc, seat_names=seat_names, player_names=names) from exc
-    return SeriesView(status=status, player_ids=player_ids)
+    return SeriesView(status=status, player_ids=player_ids), numbers[count:]
 
 
 def _player_names(error: pure_series.SeriesError, player_ids: tuple[int, ...]) -> dict[str, str]:
@@ -175,13 +199,14 @@ def _lines(standings: pure_standings.Standings, group: int) -> list[StandingLine
 
 
 def stage_standings(stage: Stage) -> list[StandingLine]:
-    """Work out ``stage``'s standings from its confirmed results (pure functions do the work)."""
+    """Work out ``stage``'s standings from its confirmed results (pure functions do the work); a
+    void game counts for nothing."""
     game = (
         pure_series.GameKind.SNAP if stage.tournament.game == GameKind.SNAP else pure_series.GameKind.SNAPSZER
     )
     records: list[tuple[int, pure_standings.SeriesRecord]] = []
     confirmed = (
-        GameResult.objects.filter(game__series__stage=stage, confirmed=True)
+        GameResult.objects.filter(game__series__stage=stage, confirmed=True, void=False)
         .select_related("game")
         .order_by("game__series_id", "game__number")
     )

@@ -219,6 +219,8 @@ class TournamentPage:
     stages: list[StagePart]
     referees: list[Any]
     addable_players: list[Player]
+    # The void versions of voided games, by series id (who voided each game, when and why).
+    voided: dict[int, list[GameResult]]
 
 
 def tournament_page_get(*, user: Any, tournament_id: int) -> TournamentPage:
@@ -232,6 +234,13 @@ def tournament_page_get(*, user: Any, tournament_id: int) -> TournamentPage:
         .order_by("round__number", "table")
     ):
         series_by_round.setdefault(series.round_id, []).append(series)
+    voided: dict[int, list[GameResult]] = {}
+    for result in (
+        GameResult.objects.filter(game__series__stage__tournament=tournament, confirmed=True, void=True)
+        .select_related("game", "recorded_by")
+        .order_by("game__number")
+    ):
+        voided.setdefault(result.game.series_id, []).append(result)
     stages = []
     for stage in tournament.stages.prefetch_related("rounds__bye"):
         rounds = [(r, series_by_round.get(r.pk, [])) for r in stage.rounds.all()]
@@ -245,6 +254,7 @@ def tournament_page_get(*, user: Any, tournament_id: int) -> TournamentPage:
         stages=stages,
         referees=list(tournament.referees.all()),
         addable_players=addable,
+        voided=voided,
     )
 
 
@@ -260,6 +270,22 @@ class GameLine:
     @property
     def players(self) -> list[int]:
         return [int(p) for p in self.game.seats]
+
+    @property
+    def voided(self) -> bool:
+        """The game counts for nothing: a correction decided the series before it."""
+        return self.current is not None and self.current.void
+
+    @property
+    def counted(self) -> bool:
+        return self.current is not None and not self.current.void
+
+    @property
+    def voided_result(self) -> GameResult | None:
+        """For a void game, the result it had before it was voided."""
+        if not self.voided:
+            return None
+        return next((r for r in reversed(self.versions) if not r.void), None)
 
 
 @dataclass(frozen=True)
@@ -279,7 +305,12 @@ class SeriesPage:
 
     @property
     def next_game(self) -> int:
-        return len([g for g in self.games if g.current is not None]) + 1
+        return len([g for g in self.games if g.counted]) + 1
+
+    @property
+    def next_game_void(self) -> bool:
+        """The next game was recorded, then voided: it is recorded again as a correction of it."""
+        return any(g.voided and g.game.number == self.next_game for g in self.games)
 
     @property
     def due_players(self) -> list[Player]:
@@ -420,7 +451,7 @@ def player_page_get(*, user: Any, player_id: int) -> PlayerPage:
     results: dict[int, list[tuple[Game, GameResult]]] = {}
     for result in (
         GameResult.objects.filter(game__series__in=series_list, confirmed=True)
-        .select_related("game")
+        .select_related("game", "recorded_by")
         .order_by("game__series_id", "game__number")
     ):
         results.setdefault(result.game.series_id, []).append((result.game, result))
@@ -428,9 +459,15 @@ def player_page_get(*, user: Any, player_id: int) -> PlayerPage:
     history = []
     games_won = games_played = series_won = series_decided = 0
     for series in series_list:
-        games = [(g, r) for g, r in results.get(series.pk, []) if key in r.data.get("placings", {})]
-        games_played += len(games)
-        games_won += sum(1 for _g, r in games if r.data.get("winner") == player.pk)
+        # A void game is listed (as voided) but counts for nothing.
+        games = [
+            (g, r)
+            for g, r in results.get(series.pk, [])
+            if key in r.data.get("placings", {}) or (r.void and player.pk in g.seats)
+        ]
+        counted = [r for _g, r in games if not r.void]
+        games_played += len(counted)
+        games_won += sum(1 for r in counted if r.data.get("winner") == player.pk)
         placing = series.placings.get(key) if series.status == Series.Status.DECIDED else None
         series_decided += placing is not None
         series_won += placing == 1

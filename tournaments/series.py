@@ -382,6 +382,36 @@ def series_status(
     return status
 
 
+def series_games_counted(
+    fmt: SeriesFormat,
+    seat_count: int,
+    games: Sequence[GameOutcome],
+    *,
+    game: GameKind = GameKind.SNAP,
+    seed: str | None = None,
+) -> int:
+    """How many of ``games`` (in the order played) count: all of them, or, when the series was
+    decided before the last one, the games up to and including the one that decided it. The games
+    after those were played after the decision (a correction can cause that) and are to be voided;
+    ``series_status(fmt, seat_count, games[:n], ...)`` is then the series' status.
+
+    A series decided by the coin flip (S42, ``seed`` given) is decided once the flip is due. Raises
+    SeriesError (with ``game_index``), as :func:`series_status` does, for any other problem in the
+    games that count.
+    """
+    status = series_start(fmt, seat_count, game=game)
+    for index, outcome in enumerate(games):
+        if status.due is Due.COIN_FLIP and seed is not None:
+            status = _flip(status, seed)
+        if status.due is Due.NOTHING:
+            return index
+        problems = check_outcome(status, outcome)
+        if problems:
+            raise SeriesError(*problems, game_index=index)
+        status = _advance(status, outcome, seed)
+    return len(games)
+
+
 def series_advance(status: SeriesStatus, outcome: GameOutcome, *, seed: str | None = None) -> SeriesStatus:
     """The status after one more game. Raises SeriesError when :func:`check_outcome` refuses it."""
     problems = check_outcome(status, outcome)

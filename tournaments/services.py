@@ -44,7 +44,13 @@ from tournaments.models import (
 from tournaments.results import GameContext, normalise_result
 from tournaments.series import seed_commitment
 from tournaments.standings import ByeScore
-from tournaments.tournament_messages import series_error_message, tournament_error_message
+from tournaments.tournament_messages import (
+    GAME_VOID,
+    GAME_VOID_CONFLICT,
+    series_error_message,
+    tournament_error_message,
+    void_later_games_messages,
+)
 
 DEFAULT_PROFILE = {GameKind.SNAP: "classic", GameKind.SNAPSZER: "snapszer"}
 
@@ -333,17 +339,23 @@ def result_record(
     client_key: str | None = None,
     reason: str = "",
     source: str = GameResult.Source.REFEREE,
+    void_later_games: bool = False,
 ) -> tuple[GameResult, bool]:
     """Record (or correct) the result of game ``game_number`` of a series.
 
     ``expected_version`` is the confirmed version the submitter saw: 0 for a game without a result.
     A correction (expected_version ≥ 1) is for organisers and needs a reason; it adds version n+1
-    and unconfirms n in one transaction. ``client_key`` makes a submission idempotent: the same key
-    again returns the first result and records nothing. Returns ``(result, created)``.
+    and unconfirms n in one transaction. A correction that decides the series before games already
+    recorded is saved only with ``void_later_games``: each of those games then gets a void version
+    (same organiser and reason) and counts for nothing. A void game is recorded again as a
+    correction of it, once a correction of an earlier game makes it the series' next game.
+    ``client_key`` makes a submission idempotent: the same key again returns the first result and
+    records nothing. Returns ``(result, created)``.
 
-    Raises ApplicationError: ``result_invalid`` (field errors), ``correction_breaks_series``,
-    ``series_decided``, ``wrong_game``, ``series_inconsistent`` (stored games that no longer make
-    a series) and ``result_conflict`` (409, with the current version), permission errors.
+    Raises ApplicationError: ``result_invalid`` (field errors), ``correction_breaks_series`` (with
+    ``extra.void_games`` when voiding them would let it be saved), ``series_decided``, ``wrong_game``,
+    ``game_void``, ``series_inconsistent`` (stored games that no longer make a series) and
+    ``result_conflict`` (409, with the current version), permission errors.
     """
     if client_key:
         existing = _result_by_key(user, client_key)
@@ -360,6 +372,7 @@ def result_record(
                 client_key=client_key or None,
                 reason=reason.strip(),
                 source=source,
+                void_later_games=void_later_games,
             )
     except IntegrityError:
         # Only reachable where row locks are weaker than the constraint (a race the lock lost):
@@ -388,6 +401,7 @@ def _result_record_locked(
     client_key: str | None,
     reason: str,
     source: str,
+    void_later_games: bool,
 ) -> tuple[GameResult, bool]:
     series = access_series_by_id(series_id=series_id)
     # Every result of a stage is written under its row lock: results_version rises one at a time,
@@ -403,18 +417,20 @@ def _result_record_locked(
         r.game.number: r
         for r in GameResult.objects.select_related("game").filter(game__series=series, confirmed=True)
     }
+    # Void games count for nothing; they are always the last ones recorded (see _series_update).
+    live = {number: r for number, r in confirmed.items() if not r.void}
     current = confirmed.get(game_number)
     current_version = current.version if current else 0
     if expected_version != current_version:
-        raise Conflict(
-            code="result_conflict",
-            message=(
-                _("This game's result was recorded meanwhile. Reload to see it; an organiser can correct it.")
-                if current_version
-                else _("This game has no result yet: there is nothing to correct.")
-            ),
-            extra={"version": current_version},
-        )
+        if current is not None and current.void:
+            message = GAME_VOID_CONFLICT % {"n": game_number}
+        elif current_version:
+            message = _(
+                "This game's result was recorded meanwhile. Reload to see it; an organiser can correct it."
+            )
+        else:
+            message = _("This game has no result yet: there is nothing to correct.")
+        raise Conflict(code="result_conflict", message=message, extra={"version": current_version})
     correcting = current is not None
     if correcting:
         require_organiser(user, tournament.club)
@@ -425,29 +441,14 @@ def _result_record_locked(
                 fields={"reason": [_("Required for a correction.")]},
             )
         game = games[game_number]
+        if current is not None and current.void:
+            # Recording a void game again: only as the series' next game, with the seats due now.
+            status = _status_for_next_game(series, live, game_number)
+            game.sudden_death = status.next_is_sudden_death
+            game.seats = list(status.next_player_ids)
+            game.save(update_fields=["sudden_death", "seats"])
     else:
-        try:
-            status = outcomes.series_status(series, confirmed)
-        except outcomes.SeriesInconsistent as exc:
-            # Only stored games written round this service can get here; say so, never a 500.
-            raise Conflict(
-                code="series_inconsistent",
-                message=_(
-                    "The games recorded so far do not make a valid series, so no game can be added "
-                    "until an organiser puts them right. %(problem)s"
-                )
-                % {"problem": _series_problem(exc)},
-            ) from None
-        expected_number = len(confirmed) + 1
-        if status.decided:
-            raise Conflict(code="series_decided", message=_("This series is already decided."))
-        if game_number != expected_number:
-            raise Conflict(
-                code="wrong_game",
-                message=_("Game %(expected)s is the next game of this series, not game %(given)s.")
-                % {"expected": expected_number, "given": game_number},
-                extra={"next_game": expected_number},
-            )
+        status = _status_for_next_game(series, live, game_number)
         game = games.get(game_number) or Game.objects.create(
             series=series,
             number=game_number,
@@ -469,7 +470,9 @@ def _result_record_locked(
         client_key=client_key,
     )
     confirmed[game_number] = record
-    _series_update(series, confirmed)
+    _series_update(
+        series, confirmed, corrected=game_number, user=user, reason=reason, void_later_games=void_later_games
+    )
 
     stage.results_version += 1
     stage.save(update_fields=["results_version"])
@@ -491,21 +494,110 @@ def _game_context(series: Series, tournament: Tournament, game: Game) -> GameCon
     )
 
 
-def _series_update(series: Series, confirmed: Mapping[int, GameResult]) -> None:
+def _status_for_next_game(
+    series: Series, live: Mapping[int, GameResult], game_number: int
+) -> outcomes.SeriesView:
+    """The series' status when ``game_number`` is to be recorded. Raises Conflict unless it is the
+    next game of a series that is not decided (``series_decided``, ``game_void``, ``wrong_game``,
+    ``series_inconsistent``)."""
     try:
-        status = outcomes.series_status(series, confirmed)
+        status = outcomes.series_status(series, live)
+    except outcomes.SeriesInconsistent as exc:
+        # Only stored games written round this service can get here; say so, never a 500.
+        raise Conflict(
+            code="series_inconsistent",
+            message=_(
+                "The games recorded so far do not make a valid series, so no game can be added "
+                "until an organiser puts them right. %(problem)s"
+            )
+            % {"problem": _series_problem(exc)},
+        ) from None
+    expected_number = len(live) + 1
+    if status.decided:
+        if Game.objects.filter(series=series, number=game_number).exists():
+            raise Conflict(
+                code="game_void",
+                message=GAME_VOID % {"n": game_number},
+            )
+        raise Conflict(code="series_decided", message=_("This series is already decided."))
+    if game_number != expected_number:
+        raise Conflict(
+            code="wrong_game",
+            message=_("Game %(expected)s is the next game of this series, not game %(given)s.")
+            % {"expected": expected_number, "given": game_number},
+            extra={"next_game": expected_number},
+        )
+    return status
+
+
+def _series_update(
+    series: Series,
+    confirmed: dict[int, GameResult],
+    *,
+    corrected: int,
+    user: Any,
+    reason: str,
+    void_later_games: bool,
+) -> None:
+    """Store the series' status after ``confirmed`` changed. Games recorded after the series is
+    now decided get a void version when ``void_later_games`` says so; without it the change is
+    refused. Raises ApplicationError ``correction_breaks_series``."""
+    try:
+        status, after_decision = outcomes.series_status_counted(series, confirmed)
     except outcomes.SeriesInconsistent as exc:
         raise ApplicationError(
             code="correction_breaks_series",
             message=_("This correction does not fit the games recorded after it. %(problem)s")
             % {"problem": _series_problem(exc)},
         ) from None
+    if after_decision:
+        if not void_later_games:
+            raise _void_needed(series, confirmed, status, after_decision)
+        for number in after_decision:
+            _game_void(confirmed[number], corrected=corrected, user=user, reason=reason)
     series.status = Series.Status.DECIDED if status.decided else Series.Status.PLAYING
     series.placings = (
         {str(pid): place for pid, place in status.placings_by_player.items()} if status.decided else {}
     )
     series.decided_at = (series.decided_at or timezone.now()) if status.decided else None
     series.save(update_fields=["status", "placings", "decided_at"])
+
+
+def _void_needed(
+    series: Series, confirmed: Mapping[int, GameResult], status: outcomes.SeriesView, after: list[int]
+) -> ApplicationError:
+    """The refusal of a correction that decides the series before games already recorded: it
+    names them, the winner, and how to confirm that they are voided."""
+    names = dict(SeriesSeat.objects.filter(series=series).values_list("player_id", "player__name"))
+    winner = status.status.winner
+    message, field = void_later_games_messages(
+        deciding_game=max(n for n, r in confirmed.items() if not r.void and n not in after),
+        winner=names.get(status.player_ids[winner], "?") if winner is not None else "?",
+        decided_by=status.status.decided_by,
+        games=after,
+    )
+    return ApplicationError(
+        code="correction_breaks_series",
+        message=message,
+        fields={"void_later_games": [field]},
+        extra={"void_games": after},
+    )
+
+
+def _game_void(current: GameResult, *, corrected: int, user: Any, reason: str) -> GameResult:
+    """Give a game a void version on top of ``current``: it stays in the history and counts for
+    nothing. ``data`` only says which game's correction voided it."""
+    GameResult.objects.filter(pk=current.pk).update(confirmed=False)
+    return GameResult.objects.create(
+        game=current.game,
+        version=current.version + 1,
+        confirmed=True,
+        void=True,
+        data={"voided_by_correction_of": corrected},
+        source=GameResult.Source.ORGANISER,
+        recorded_by=user if getattr(user, "is_authenticated", False) else None,
+        reason=reason,
+    )
 
 
 def _series_problem(exc: outcomes.SeriesInconsistent) -> str:

@@ -124,6 +124,25 @@ SEAT: Final[Promise] = _("seat %(number)s")
 # Extras that are 0-based positions in what the caller passed: shown counted from 1.
 INDEX_EXTRAS: Final[frozenset[str]] = frozenset({"series", "game_index"})
 
+# A correction that decides the series before games already recorded (services._series_update):
+# the games it would void, and how the organiser confirms it (the form's checkbox, the API field).
+VOID_LATER_GAMES: Final[Promise] = _(
+    "With this correction the series is decided after game %(game)s: %(winner)s won it "
+    "%(decided_by)s. The games recorded after it would be voided: %(games)s. To save the correction, "
+    "confirm that they are voided (tick “Void the games played after the decision”, or send "
+    '"void_later_games": true); voided games stay in the history.'
+)
+VOID_LATER_GAMES_FIELD: Final[Promise] = _("Tick this to void %(games)s and save the correction.")
+GAME_NUMBER: Final[Promise] = _("game %(n)s")
+GAME_VOID: Final[Promise] = _(
+    "Game %(n)s is void: the series was decided before it. It can be recorded again only when a "
+    "correction of an earlier game makes it needed."
+)
+GAME_VOID_CONFLICT: Final[Promise] = _(
+    "Game %(n)s was voided by a correction. Reload to see it; an organiser can record it again if a "
+    "correction of an earlier game makes it needed."
+)
+
 FALLBACK: Final[Promise] = _("This cannot be done as it is. Please tell the club's organiser.")
 
 
@@ -204,6 +223,26 @@ def series_error_message(
     if error.game_index is not None:
         text = str(LOCATIONS["game"] % {"game": error.game_index + 1, "problem": text})
     return text
+
+
+def games_listed(numbers: Sequence[int]) -> str:
+    """Game numbers as a referee reads them: "game 3, game 4"."""
+    return ", ".join(str(GAME_NUMBER % {"n": n}) for n in numbers)
+
+
+def void_later_games_messages(
+    *, deciding_game: int, winner: str, decided_by: object, games: Sequence[int]
+) -> tuple[str, str]:
+    """The refusal of a correction that would void ``games``, and the message for the checkbox
+    (or the API's ``void_later_games`` field)."""
+    listed = games_listed(games)
+    message = VOID_LATER_GAMES % {
+        "game": deciding_game,
+        "winner": winner,
+        "decided_by": DECIDED_BY.get(str(decided_by), display_value(decided_by)),
+        "games": listed,
+    }
+    return str(message), str(VOID_LATER_GAMES_FIELD % {"games": listed})
 
 
 def tournament_error_message(

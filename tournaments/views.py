@@ -225,10 +225,21 @@ def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
 def _result_page(
     request: HttpRequest, page: Any, form: ResultForm, status: int = 200, line: Any = None
 ) -> HttpResponse:
+    later_games = (
+        [g.game.number for g in page.games if g.game.number > line.game.number and g.counted]
+        if line is not None
+        else []
+    )
     return render(
         request,
         "tournaments/record.html",
-        {"page": page, "form": form, "line": line, "correcting": line is not None},
+        {
+            "page": page,
+            "form": form,
+            "line": line,
+            "correcting": line is not None,
+            "later_games": later_games,
+        },
         status=status,
     )
 
@@ -247,6 +258,7 @@ def _record(request: HttpRequest, page: Any, form: ResultForm, line: Any = None)
             expected_version=data["expected_version"],
             client_key=data["client_key"],
             reason=data.get("reason") or "",
+            void_later_games=bool(data.get("void_later_games")),
         )
     except ApplicationError as exc:
         if exc.status in (403, 404):
@@ -286,9 +298,16 @@ def result_correct(request: HttpRequest, series_id: int, game_number: int) -> Ht
     )
     names = page.names
     players = [s.player for s in page.seats if s.player_id in set(line.players or names)]
+    initial = ResultForm.initial_from(line.current)
+    if line.voided and line.current is not None:
+        # Recording a void game again: the players due now, starting from the result it had.
+        players = page.due_players if page.next_game == line.game.number else []
+        if line.voided_result is not None:
+            initial = ResultForm.initial_from(line.voided_result)
+        initial["expected_version"] = line.current.version
     form = ResultForm(
         request.POST if request.method == "POST" else None,
-        initial=ResultForm.initial_from(line.current),
+        initial=initial,
         game_kind=page.tournament.game,
         players=players,
         correcting=True,

@@ -39,6 +39,11 @@ def msgids() -> list[str]:
         *tournament_messages.MESSAGES.values(),
         *tournament_messages.DECIDED_BY.values(),
         tournament_messages.SEAT,
+        tournament_messages.VOID_LATER_GAMES,
+        tournament_messages.VOID_LATER_GAMES_FIELD,
+        tournament_messages.GAME_NUMBER,
+        tournament_messages.GAME_VOID,
+        tournament_messages.GAME_VOID_CONFLICT,
     ]
     return [msgid(m) for m in messages] + HEADLINES
 

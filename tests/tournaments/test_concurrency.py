@@ -92,3 +92,32 @@ def test_the_same_key_20_times_at_once_records_one_row(
     assert outcomes == {"created": 1, "replayed": THREADS - 1}
     assert GameResult.objects.filter(game__series=series).count() == 1
     assert Stage.objects.get(pk=series.stage_id).results_version == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_20_corrections_that_void_a_later_game_at_once_void_it_once(
+    make_series: Callable[..., Series], referee: Any, organiser: Any, players: list
+) -> None:
+    a, b, c, d = players[:4]
+    series = make_series(players[:4])
+    for number, order in enumerate([(a, b, c, d), (b, a, c, d), (a, b, c, d)], start=1):
+        result_record(user=referee, series_id=series.pk, game_number=number, result=snap_win(*order))
+    outcomes = _hammer(  # Anna won game 2 too: the series was over before game 3
+        lambda i: result_record(
+            user=organiser,
+            series_id=series.pk,
+            game_number=2,
+            result=snap_win(a, b, c, d),
+            expected_version=1,
+            reason=f"misread {i}",
+            client_key=f"organiser-{i}",
+            void_later_games=True,
+        )
+    )
+    assert outcomes == {"created": 1, "result_conflict": THREADS - 1}
+    game_3 = GameResult.objects.filter(game__series=series, game__number=3)
+    assert list(game_3.order_by("version").values_list("version", "confirmed", "void")) == [
+        (1, False, False),
+        (2, True, True),
+    ]
+    assert Stage.objects.get(pk=series.stage_id).results_version == 4

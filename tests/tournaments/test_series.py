@@ -29,6 +29,7 @@ from tournaments.series import (
     is_competition_ranking,
     seed_commitment,
     series_advance,
+    series_games_counted,
     series_start,
     series_status,
 )
@@ -413,3 +414,43 @@ def test_S42_wrong_calls_can_leave_two_of_three_for_the_coin() -> None:
     assert status.placings is not None
     loser = 1 - status.winner
     assert (status.placings[status.winner], status.placings[loser], status.placings[2]) == (1, 2, 3)
+
+
+# -- games played after the decision (a correction voids them) ---------------------------------
+
+
+def test_every_game_counts_while_the_series_was_not_decided_before_it() -> None:
+    games = [g(1, 2), g(2, 1), g(1, 2)]
+    assert series_games_counted(BEST_OF_3, 2, games) == 3
+    assert series_games_counted(BEST_OF_3, 2, games[:1]) == 1
+    assert series_games_counted(BEST_OF_3, 2, []) == 0
+
+
+def test_games_after_the_deciding_game_do_not_count() -> None:
+    # game 2 corrected: seat 0 won games 1 and 2, so game 3 (and 4) were played after the decision
+    games = [g(1, 2), g(1, 2), g(2, 1), g(2, 1)]
+    counted = series_games_counted(BEST_OF_3, 2, games)
+    assert counted == 2
+    status = series_status(BEST_OF_3, 2, games[:counted])
+    assert status.decided and status.winner == 0 and status.placings == (1, 2)
+
+
+def test_a_sudden_death_decision_leaves_later_games_uncounted() -> None:
+    games = [*LEVEL_AT_TWO, sd(1, 2, None), sd(2, 1, None)]
+    assert series_games_counted(BEST_OF_3, 3, games) == len(LEVEL_AT_TWO) + 1
+
+
+def test_a_due_coin_flip_decides_before_a_later_game_only_with_the_seed() -> None:
+    games = [*LEVEL_AT_TWO, *[sd(1, 1, None)] * 3]
+    later = [*games, sd(1, 2, None)]
+    assert series_games_counted(BEST_OF_3, 3, later, seed="k") == len(games)
+    with pytest.raises(SeriesError) as exc:  # without the seed nobody can say the flip was due
+        series_games_counted(BEST_OF_3, 3, later)
+    assert exc.value.code == SeriesErrorCode.AWAITING_COIN_FLIP
+
+
+def test_other_problems_in_the_counted_games_are_still_refused() -> None:
+    with pytest.raises(SeriesError) as exc:  # game 3 must be sudden death between the leaders
+        series_games_counted(BEST_OF_3, 3, [*LEVEL_AT_TWO, g(1, 2, 3)])
+    assert exc.value.game_index == len(LEVEL_AT_TWO)
+    assert exc.value.code == SeriesErrorCode.SUDDEN_DEATH_DUE

@@ -9,6 +9,7 @@ the translation catalogue (the "hu" test catalogue marks each message it transla
 
 from __future__ import annotations
 
+import html
 import importlib
 import logging
 import pkgutil
@@ -312,6 +313,14 @@ def test_every_message_is_looked_up_in_the_catalogue(hu_catalogue: None, code: A
         assert "[hu] on wins" in message
 
 
+VOID_HU = (
+    "[hu] With this correction the series is decided after game 2: Anna won it [hu] on wins. The "
+    "games recorded after it would be voided: [hu] game 3. To save the correction, confirm that they "
+    'are voided (tick “Void the games played after the decision”, or send "void_later_games": true); '
+    "voided games stay in the history."
+)
+
+
 @pytest.fixture
 def decided_after_three(make_series: Callable[..., Series], players: list[Player], referee: Any) -> Series:
     """A Snap table of four, best of 3: Anna, Bence, Anna (decided on wins after game 3)."""
@@ -332,11 +341,13 @@ def test_api_a_correction_that_breaks_the_series_names_the_game_and_the_player(
     response = client.post(f"/api/series/{decided_after_three.pk}/results/", body, format="json", **HU)
     assert response.status_code == 400
     assert response.json()["code"] == "correction_breaks_series"
-    assert response.json()["message"] == (
-        "[hu] This correction does not fit the games recorded after it. [hu] Game 3: [hu] The series "
-        "was already decided before this game: Anna had won it [hu] on wins."
-    )
+    assert response.json()["message"] == VOID_HU
+    assert response.json()["fields"] == {
+        "void_later_games": ["[hu] Tick this to void [hu] game 3 and save the correction."]
+    }
+    assert response.json()["extra"] == {"void_games": [3]}
     assert GameResult.objects.filter(confirmed=True).count() == 3
+    assert not GameResult.objects.filter(void=True).exists()
 
 
 def test_page_a_correction_that_breaks_the_series_shows_the_catalogue_message(
@@ -356,11 +367,10 @@ def test_page_a_correction_that_breaks_the_series_shows_the_catalogue_message(
     response = client.post(f"/series/{decided_after_three.pk}/games/2/correct/", form, **HU)
     assert response.status_code == 400
     page = response.content.decode()
-    assert (
-        "[hu] This correction does not fit the games recorded after it. [hu] Game 3: [hu] The series was "
-        "already decided before this game: Anna had won it [hu] on wins." in page
-    )
-    assert "(game 3)" not in page  # the pure module's English stays in the logs
+    assert html.escape(VOID_HU) in page
+    assert "[hu] Tick this to void [hu] game 3 and save the correction." in page
+    assert 'name="void_later_games"' in page  # the checkbox to confirm with
+    assert not GameResult.objects.filter(void=True).exists()
 
 
 @pytest.fixture
