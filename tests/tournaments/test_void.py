@@ -265,7 +265,7 @@ def test_page_correction_with_the_checkbox_voids_and_every_page_shows_it(
     series_page = client.get(f"/series/{series.pk}/").content.decode()
     assert "Voided" in series_page and "when game 2 was corrected" in series_page
     assert f"by {organiser.username}" in series_page and "Bence won game 2" in series_page
-    assert "Played after the series was decided: counts for nothing." in series_page
+    assert "Played after the series was decided, so it counts for nothing. Voided" in series_page
     player_page = client.get(f"/players/{anna.pk}/").content.decode()
     assert "Voided" in player_page and "Bence won game 2" in player_page
     assert "<strong>0</strong>/2" in player_page  # games won / played: the void game is not counted
