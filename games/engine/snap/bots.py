@@ -224,7 +224,12 @@ class Bot:
         ``on_view`` of any other view returns no press and changes nothing, so a simulation may
         skip it (the bot game does: most views need nothing from most seats).
         """
-        return view.turn == self.seat or view.flips >= self.false_call_at or bool(self._reader.matches(view))
+        return self.wants_table(view.turn, view.flips, bool(self._reader.matches(view)))
+
+    def wants_table(self, turn: int | None, flips: int, matching: bool) -> bool:
+        """``wants`` from the three things it reads of a view (whose turn, the flip count, whether a
+        match shows), for a caller that reads them once per view for every seat."""
+        return matching or turn == self.seat or flips >= self.false_call_at
 
     def on_view(self, view: PlayerView, now: int, resume_at: int | None) -> list[Press]:
         """React to ``view`` arriving at ``now``. ``resume_at`` is when the server said play may
@@ -383,7 +388,7 @@ def play_bot_game(
         active = state.active
         for seat in seats:
             bot = bots[seat]
-            if active[seat] and (matching or seat == turn or flips >= bot.false_call_at):
+            if active[seat] and bot.wants_table(turn, flips, matching):
                 arrival = max(at + half_rtt[seat] + int(random_() * jitter[seat]), delivered[seat])
                 delivered[seat] = arrival
                 for press_at, _seat, call in bot.on_view(view, arrival, resume_at):
