@@ -380,15 +380,8 @@ class LiveGame:
         Raises IllegalAction ("time_backwards", "malformed", "no_such_seat", "bad_seq",
         "not_turn_based") without changing anything, so a rejected input is simply not logged.
         """
+        self._check(inp)
         at = inp.at
-        if (
-            type(inp) is not TimedFlip
-            or at < self.now
-            or self._speed
-            or not 0 <= inp.seat < self.state.n
-            or not 0 <= inp.reveal_delay_ms <= self.timing.reveal_jitter_ms
-        ):
-            self._check(inp)  # a flip that passes the line above passes every check
         self._out = []
         timer = self._timer
         if timer is not None and timer[0] < at:
