@@ -371,12 +371,7 @@ def series_status(
     a game after the series was decided, the wrong seats, invalid placings … — e.g. when a
     corrected result ends the series before a game that was already played.
     """
-    status = series_start(fmt, seat_count, game=game)
-    for index, outcome in enumerate(games):
-        problems = check_outcome(status, outcome)
-        if problems:
-            raise SeriesError(*problems, game_index=index)
-        status = _advance(status, outcome, seed)
+    status, _counted = _replay(fmt, seat_count, games, game=game, seed=seed, stop_when_decided=False)
     if status.due is Due.COIN_FLIP and seed is not None:
         status = _flip(status, seed)
     return status
@@ -399,17 +394,37 @@ def series_games_counted(
     SeriesError (with ``game_index``), as :func:`series_status` does, for any other problem in the
     games that count.
     """
+    _status, counted = _replay(fmt, seat_count, games, game=game, seed=seed, stop_when_decided=True)
+    return counted
+
+
+def _replay(
+    fmt: SeriesFormat,
+    seat_count: int,
+    games: Iterable[GameOutcome],
+    *,
+    game: GameKind,
+    seed: str | None,
+    stop_when_decided: bool,
+) -> tuple[SeriesStatus, int]:
+    """Check and apply ``games`` in order from the start; return the status and how many games it
+    took. ``stop_when_decided``: stop before the first game that comes after the decision (a due
+    coin flip, with ``seed``, is made first) instead of refusing it. Raises SeriesError (with
+    ``game_index``) at the first game that could not have been recorded."""
     status = series_start(fmt, seat_count, game=game)
-    for index, outcome in enumerate(games):
-        if status.due is Due.COIN_FLIP and seed is not None:
-            status = _flip(status, seed)
-        if status.due is Due.NOTHING:
-            return index
+    counted = 0
+    for outcome in games:
+        if stop_when_decided:
+            if status.due is Due.COIN_FLIP and seed is not None:
+                status = _flip(status, seed)
+            if status.due is Due.NOTHING:
+                break
         problems = check_outcome(status, outcome)
         if problems:
-            raise SeriesError(*problems, game_index=index)
+            raise SeriesError(*problems, game_index=counted)
         status = _advance(status, outcome, seed)
-    return len(games)
+        counted += 1
+    return status, counted
 
 
 def series_advance(status: SeriesStatus, outcome: GameOutcome, *, seed: str | None = None) -> SeriesStatus:
