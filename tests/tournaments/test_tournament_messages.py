@@ -10,9 +10,7 @@ the translation catalogue (the "hu" test catalogue marks each message it transla
 from __future__ import annotations
 
 import html
-import importlib
 import logging
-import pkgutil
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -23,6 +21,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 import tournaments.formats
+from tests.codes import import_all, subclass_members
 from tests.conftest import snap_win
 from tests.tournaments.hu_catalogue import msgid
 from tournaments.formats.round_robin import (
@@ -67,17 +66,8 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 def tournament_error_codes() -> list[TournamentErrorCode]:
     """Every member of every ``TournamentErrorCode`` subclass of the pure modules (series.py,
     standings.py and everything under formats/), found by importing them all."""
-    for name in ("tournaments.series", "tournaments.standings"):
-        importlib.import_module(name)
-    for module in pkgutil.walk_packages(tournaments.formats.__path__, prefix="tournaments.formats."):
-        importlib.import_module(module.name)
-    found: list[type[TournamentErrorCode]] = []
-    pending = list(TournamentErrorCode.__subclasses__())
-    while pending:
-        cls = pending.pop()
-        found.append(cls)
-        pending += cls.__subclasses__()
-    return [code for cls in sorted(found, key=lambda c: c.__name__) for code in cls]
+    import_all(["tournaments.series", "tournaments.standings"], [tournaments.formats])
+    return subclass_members(TournamentErrorCode)
 
 
 # --- real calls that report each code ------------------------------------------------------------

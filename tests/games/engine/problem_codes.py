@@ -8,8 +8,6 @@ also needs an example (and with it, a message on the Django side).
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable, Sequence
 
 import games.engine
@@ -34,19 +32,13 @@ from games.engine.snap.rules import (
     validate,
 )
 from games.engine.snap.rules import rules_from_options as snap_rules_from_options
+from tests.codes import import_all, subclass_members
 
 
 def engine_problem_codes() -> list[ProblemCode]:
     """Every member of every ``ProblemCode`` subclass defined anywhere in ``games.engine``."""
-    for module in pkgutil.walk_packages(games.engine.__path__, prefix="games.engine."):
-        importlib.import_module(module.name)
-    found: list[type[ProblemCode]] = []
-    pending = list(ProblemCode.__subclasses__())
-    while pending:
-        cls = pending.pop()
-        found.append(cls)
-        pending += cls.__subclasses__()
-    return [code for cls in sorted(found, key=lambda c: c.__name__) for code in cls]
+    import_all(packages=[games.engine])
+    return subclass_members(ProblemCode)
 
 
 def raised(call: Callable[[], object]) -> Sequence[str]:
