@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import ActionCode, IllegalAction, InvalidAction
 from games.engine.sixtysix.actions import (
     Action,
     Bid,
@@ -235,7 +235,7 @@ def legal_actions(state: SixtySixState, seat: Seat) -> list[Action]:
     Raises IllegalAction (code ``bad_seat``) unless ``seat`` is 0 or 1.
     """
     if seat not in (0, 1):
-        raise IllegalAction("bad_seat", f"seat must be 0 or 1, not {seat!r}")
+        raise InvalidAction(ActionCode.NO_SUCH_SEAT, f"seat must be 0 or 1, not {seat!r}")
     phase = state.phase
     if phase is _LEAD:
         acts = _lead_actions(state, seat) if seat == state.leader else []
@@ -291,16 +291,16 @@ def apply(state: SixtySixState, action: Action) -> tuple[SixtySixState, list[Eve
     """
     seat = action.seat
     if seat not in (0, 1):
-        raise IllegalAction("bad_seat", f"seat must be 0 or 1, not {seat!r}")
+        raise InvalidAction(ActionCode.NO_SUCH_SEAT, f"seat must be 0 or 1, not {seat!r}")
     if not _is_legal(state, action):
         legal = legal_actions(state, seat)
         if state.phase is _OVER:
-            raise IllegalAction("hand_over", f"{action} after the hand ended")
+            raise IllegalAction(ActionCode.GAME_OVER, f"{action} after the hand ended")
         if not legal:
             raise IllegalAction(
-                "not_your_turn", f"{action}: seat {seat} has nothing to do in phase {state.phase}"
+                ActionCode.NOT_YOUR_TURN, f"{action}: seat {seat} has nothing to do in phase {state.phase}"
             )
-        raise IllegalAction("not_legal", f"{action} in phase {state.phase}")
+        raise IllegalAction(ActionCode.NOT_LEGAL, f"{action} in phase {state.phase}")
     new = state.copy()
     events: list[Event] = []
     if isinstance(action, PlayCard):

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.errors import IllegalAction, InvalidRules, Problem, ProblemCode
+from games.engine.errors import ActionCode, IllegalAction, InvalidRules, Problem, ProblemCode
 from games.engine.sixtysix.rules import (
     EqualPoints,
     FailedCloseThreeIf,
@@ -128,7 +128,7 @@ def match_apply(match: MatchState, result: HandResult) -> MatchState:
     """The match after one more hand (X29, X32). Raises IllegalAction if the match is over or the
     result cannot happen under the profile (a tie the profile does not have)."""
     if match.winner is not None:
-        raise IllegalAction("match_over", "the match already has a winner")
+        raise IllegalAction(ActionCode.GAME_OVER, "the match already has a winner")
     rules = match.rules
     fmt = match.format
     hands = match.hands_played + 1
@@ -151,7 +151,9 @@ def match_apply(match: MatchState, result: HandResult) -> MatchState:
             return MatchState(
                 rules, match.scores, match.games_won, match.game_scores, match.pot, match.dealer, hands, None
             )
-        raise IllegalAction("not_legal", f"a hand without a winner ({result.reason}) under {rules.name!r}")
+        raise IllegalAction(
+            ActionCode.NOT_LEGAL, f"a hand without a winner ({result.reason}) under {rules.name!r}"
+        )
     award = result.game_points + match.pot  # X29: the winner adds the whole pot
     scores = (
         (match.scores[0] + award, match.scores[1])

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import ActionCode, InvalidAction
 
 
 class CallKind(StrEnum):
@@ -134,7 +134,7 @@ def claim_to_dict(claim: Claim | None) -> dict[str, Any] | None:
 
 
 def claim_from_dict(data: dict[str, Any] | None) -> Claim | None:
-    """Inverse of ``claim_to_dict``. Raises IllegalAction("malformed") on a bad shape."""
+    """Inverse of ``claim_to_dict``. Raises InvalidAction("malformed") on a bad shape."""
     if data is None:
         return None
     try:
@@ -148,8 +148,8 @@ def claim_from_dict(data: dict[str, Any] | None) -> Claim | None:
             case "central":
                 return CentralClaim()
     except (KeyError, TypeError, ValueError) as exc:
-        raise IllegalAction("malformed", f"claim {data!r}") from exc
-    raise IllegalAction("malformed", f"claim {data!r}")
+        raise InvalidAction(ActionCode.MALFORMED, f"claim {data!r}") from exc
+    raise InvalidAction(ActionCode.MALFORMED, f"claim {data!r}")
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
@@ -182,7 +182,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
 
 
 def action_from_dict(data: dict[str, Any]) -> Action:
-    """Inverse of ``action_to_dict``. Raises IllegalAction("malformed")."""
+    """Inverse of ``action_to_dict``. Raises InvalidAction("malformed")."""
     try:
         match data["type"]:
             case "flip":
@@ -205,11 +205,11 @@ def action_from_dict(data: dict[str, Any]) -> Action:
                 for caller, claim in data["entries"]:
                     parsed = claim_from_dict(claim)
                     if parsed is None:
-                        raise IllegalAction("malformed", "a tie entry needs a claim")
+                        raise InvalidAction(ActionCode.MALFORMED, "a tie entry needs a claim")
                     entries.append((int(caller), parsed))
                 return Tie(int(data["seq"]), tuple(entries), bool(data.get("as_they_stand", False)))
             case "cap_reached":
                 return CapReached()
     except (KeyError, TypeError, ValueError) as exc:
-        raise IllegalAction("malformed", f"input {data!r}") from exc
-    raise IllegalAction("malformed", f"input {data!r}")
+        raise InvalidAction(ActionCode.MALFORMED, f"input {data!r}") from exc
+    raise InvalidAction(ActionCode.MALFORMED, f"input {data!r}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import ActionCode, IllegalAction, InvalidAction
 from games.engine.snap.actions import (
     Action,
     CallKind,
@@ -69,14 +69,16 @@ def new_game(rules: SnapRules, deal: Deal, dealer: int) -> SnapState:
     deck = DECKS[rules.deck]
     n = deal.players
     if not 0 <= dealer < n:
-        raise IllegalAction("no_such_seat", f"dealer {dealer}")
+        raise InvalidAction(ActionCode.NO_SUCH_SEAT, f"dealer {dealer}")
     index = deck.index()
     try:
         order = [index[name] for name in deal.order]
     except KeyError as exc:
-        raise IllegalAction("bad_deal", f"unknown card {exc.args[0]!r} for deck {deck.name}") from exc
+        raise InvalidAction(
+            ActionCode.BAD_DEAL, f"unknown card {exc.args[0]!r} for deck {deck.name}"
+        ) from exc
     if sorted(order) != list(range(deck.size)):
-        raise IllegalAction("bad_deal", "the deal must be the whole deck, each card once (S4)")
+        raise InvalidAction(ActionCode.BAD_DEAL, "the deal must be the whole deck, each card once (S4)")
     dealt: list[list[int]] = [[] for _ in range(n)]
     for i, card in enumerate(order):
         dealt[(dealer + 1 + i) % n].append(card)  # S4: clockwise from the dealer's left
@@ -135,7 +137,7 @@ def apply(state: SnapState, action: Action) -> tuple[SnapState, list[Event]]:
     if type(action) is Flip:
         return _apply_flip(state, action)
     if state.result is not None:
-        raise IllegalAction("game_over", "the game is over")
+        raise IllegalAction(ActionCode.GAME_OVER, "the game is over")
     if isinstance(action, CallInput):
         return _apply_call(state, action)
     if isinstance(action, TieInput):
@@ -144,7 +146,7 @@ def apply(state: SnapState, action: Action) -> tuple[SnapState, list[Event]]:
         return _apply_tick(state, action)
     if isinstance(action, CapReached):
         return _apply_cap_reached(state)
-    raise IllegalAction("malformed", f"unknown input {action!r}")
+    raise InvalidAction(ActionCode.MALFORMED, f"unknown input {action!r}")
 
 
 def replay(
@@ -231,13 +233,13 @@ def _next_active(active: tuple[bool, ...] | list[bool], seat: int, n: int) -> in
 
 def _apply_flip(state: SnapState, action: Flip) -> tuple[SnapState, list[Event]]:
     if state.result is not None:
-        raise IllegalAction("game_over", "the game is over")
+        raise IllegalAction(ActionCode.GAME_OVER, "the game is over")
     rules = state.rules
     seat = action.seat
     if rules.speed:
-        raise IllegalAction("not_turn_based", "speed: every flip comes from a Tick")
+        raise IllegalAction(ActionCode.NOT_TURN_BASED, "speed: every flip comes from a Tick")
     if seat != state.turn:
-        raise IllegalAction("not_your_turn", f"seat {seat} flipped, seat {state.turn} is on turn")
+        raise IllegalAction(ActionCode.NOT_YOUR_TURN, f"seat {seat} flipped, seat {state.turn} is on turn")
     n = state.n
     cap_seat = state.cap_seat
     new_round = False
@@ -254,7 +256,7 @@ def _apply_flip(state: SnapState, action: Flip) -> tuple[SnapState, list[Event]]
     if rules.single_pile or (k == len(C) and rules.empty_facedown is not EmptyFacedown.RECYCLE):
         return _slow_flip(state, action, new_round, pos)
     if action.order is not None:
-        raise IllegalAction("bad_order", "an order is given only for a recycle_shuffle recycle")
+        raise IllegalAction(ActionCode.ORDER_NOT_DUE, "an order is given only for a recycle_shuffle recycle")
     new = state.clone()
     seq = new.seq = state.seq + 1
     events: list[Event] = []
@@ -324,10 +326,10 @@ def _apply_tick(state: SnapState, tick: Tick) -> tuple[SnapState, list[Event]]:
     """speed: every active seat flips, in ascending seat order (so lower seats count as older)."""
     rules = state.rules
     if not rules.speed:
-        raise IllegalAction("not_speed", "Tick is only for the speed variant")
+        raise IllegalAction(ActionCode.NOT_SPEED, "Tick is only for the speed variant")
     orders = dict(tick.orders)
     if len(orders) != len(tick.orders) or any(not 0 <= s < state.n for s in orders):
-        raise IllegalAction("malformed", "tick orders: one per seat, seats in range")
+        raise InvalidAction(ActionCode.MALFORMED, "tick orders: one per seat, seats in range")
     if state.cap_seat is not None and state.cap_round >= rules.extra_rounds:
         return _adjudicate_now(state, EndReason.CAP)  # S30: in speed one tick is one round
     work = _Work(state)
@@ -335,7 +337,9 @@ def _apply_tick(state: SnapState, tick: Tick) -> tuple[SnapState, list[Event]]:
         if work.active[seat]:
             work.flip(seat, orders.pop(seat, None))
     if orders:
-        raise IllegalAction("bad_order", f"orders for seats that do not recycle: {sorted(orders)}")
+        raise IllegalAction(
+            ActionCode.ORDER_NOT_DUE, f"orders for seats that do not recycle: {sorted(orders)}"
+        )
     new, events = work.finish(call=False)
     if new.result is None:
         _record_structural(state, new, events)
@@ -492,10 +496,10 @@ def check_claim_shape(state: SnapState, kind: CallKind, claim: Claim | None) -> 
     rules = state.rules
     n = state.n
     if kind is CallKind.SLAP and not rules.slapjack:
-        raise IllegalAction("malformed", "Slap! only in slapjack")
+        raise InvalidAction(ActionCode.MALFORMED, "Slap! only in slapjack")
     if rules.single_pile:
         if kind is not CallKind.SNAP or not (claim is None or isinstance(claim, CentralClaim)):
-            raise IllegalAction("malformed", "single_pile has one claim: the central pile")
+            raise InvalidAction(ActionCode.MALFORMED, "single_pile has one claim: the central pile")
         return claim
     if claim is None:
         return None
@@ -505,20 +509,20 @@ def check_claim_shape(state: SnapState, kind: CallKind, claim: Claim | None) -> 
         CallKind.SLAP: (SlapClaim,),
     }
     if not isinstance(claim, allowed[kind]):
-        raise IllegalAction("malformed", f"{kind} cannot claim {claim!r} (S26)")
+        raise InvalidAction(ActionCode.MALFORMED, f"{kind} cannot claim {claim!r} (S26)")
     if isinstance(claim, PairClaim):
         if not (0 <= claim.a < n and 0 <= claim.b < n) or claim.a == claim.b:
-            raise IllegalAction("malformed", f"pair {claim!r}")
+            raise InvalidAction(ActionCode.MALFORMED, f"pair {claim!r}")
         return PairClaim.of(claim.a, claim.b)
     if isinstance(claim, PoolClaim | SlapClaim) and not 0 <= claim.seat < n:
-        raise IllegalAction("malformed", f"no seat in {claim!r}")
+        raise InvalidAction(ActionCode.MALFORMED, f"no seat in {claim!r}")
     return claim
 
 
 def _seen_state(state: SnapState, seq: int) -> SnapState:
     seen = state.at_seq(seq) if 0 <= seq <= state.seq else None
     if seen is None:
-        raise IllegalAction("bad_seq", f"no state {seq} (now {state.seq})")
+        raise InvalidAction(ActionCode.NO_SUCH_STATE, f"no state {seq} (now {state.seq})")
     return seen
 
 
@@ -649,12 +653,12 @@ def _apply_call(state: SnapState, call: CallInput) -> tuple[SnapState, list[Even
     n = state.n
     caller = call.caller
     if not 0 <= caller < n:
-        raise IllegalAction("no_such_seat", f"caller {caller}")
+        raise InvalidAction(ActionCode.NO_SUCH_SEAT, f"caller {caller}")
     claim = check_claim_shape(state, call.kind, call.claim)
     if call.sound is not None and not 0 <= call.sound < n:
-        raise IllegalAction("malformed", f"sound of seat {call.sound}")
+        raise InvalidAction(ActionCode.MALFORMED, f"sound of seat {call.sound}")
     if call.sound not in (None, caller) and not state.rules.animal:
-        raise IllegalAction("malformed", "animal sounds only in the animal variant")
+        raise InvalidAction(ActionCode.MALFORMED, "animal sounds only in the animal variant")
     seen = _seen_state(state, call.seq)
     reason = call_ineligible(state, caller, claim, call.kind)
     if reason is not None:
@@ -694,16 +698,16 @@ def _apply_tie(state: SnapState, tie: TieInput) -> tuple[SnapState, list[Event]]
     """
     n = state.n
     if not tie.entries:
-        raise IllegalAction("malformed", "an empty tie")
+        raise InvalidAction(ActionCode.MALFORMED, "an empty tie")
     callers = [caller for caller, _ in tie.entries]
     if len(set(callers)) != len(callers) or any(not 0 <= c < n for c in callers):
-        raise IllegalAction("malformed", "tie callers must be distinct seats")
+        raise InvalidAction(ActionCode.MALFORMED, "tie callers must be distinct seats")
     entries: list[tuple[int, Claim]] = []
     for caller, raw in tie.entries:
         kind = _kind_of(raw)
         claim = check_claim_shape(state, kind, raw)
         if claim is None:
-            raise IllegalAction("malformed", "a tie entry needs a claim")
+            raise InvalidAction(ActionCode.MALFORMED, "a tie entry needs a claim")
         entries.append((caller, claim))
     seen = _seen_state(state, tie.seq)
     work = _Work(state)
@@ -816,7 +820,7 @@ class _Work:
         up, down = self.up[seat], self.down[seat]
         if rules.single_pile:
             if order is not None:
-                raise IllegalAction("bad_order", "no recycle in single_pile")
+                raise IllegalAction(ActionCode.ORDER_NOT_DUE, "no recycle in single_pile")
             card = down.pop(0)
             self.central.insert(0, card)
         else:
@@ -824,7 +828,7 @@ class _Work:
                 mode = rules.empty_facedown
                 if mode is EmptyFacedown.FEED_POOL:
                     if order is not None:
-                        raise IllegalAction("bad_order", "feed_pool does not recycle")
+                        raise IllegalAction(ActionCode.ORDER_NOT_DUE, "feed_pool does not recycle")
                     # S9 feed_pool: the face-up pile becomes a new pool, no flip, the player is out.
                     self.new_pool(list(up), "feed_pool", (seat,))
                     up.clear()
@@ -834,12 +838,12 @@ class _Work:
                     down.extend(self._shuffled(seat, order))
                 else:
                     if order is not None:
-                        raise IllegalAction("bad_order", "an order only for recycle_shuffle")
+                        raise IllegalAction(ActionCode.ORDER_NOT_DUE, "an order only for recycle_shuffle")
                     down.extend(reversed(up))
                 self.events.append(Recycled(self.seq, seat, len(up), mode is EmptyFacedown.RECYCLE_SHUFFLE))
                 up.clear()
             elif order is not None:
-                raise IllegalAction("bad_order", f"seat {seat} does not recycle now")
+                raise IllegalAction(ActionCode.ORDER_NOT_DUE, f"seat {seat} does not recycle now")
             card = down.pop(0)
             up.insert(0, card)
         self.flips += 1
@@ -848,14 +852,16 @@ class _Work:
 
     def _shuffled(self, seat: int, order: tuple[str, ...] | None) -> list[int]:
         if order is None:
-            raise IllegalAction("order_required", f"seat {seat} recycles: the shuffled order is an input")
+            raise IllegalAction(
+                ActionCode.ORDER_REQUIRED, f"seat {seat} recycles: the shuffled order is an input"
+            )
         index = self.state.deck.index()
         try:
             cards = [index[name] for name in order]
         except KeyError as exc:
-            raise IllegalAction("bad_order", f"unknown card {exc.args[0]!r}") from exc
+            raise InvalidAction(ActionCode.BAD_ORDER, f"unknown card {exc.args[0]!r}") from exc
         if sorted(cards) != sorted(self.up[seat]):
-            raise IllegalAction("bad_order", "the order must be the face-up pile's cards")
+            raise InvalidAction(ActionCode.BAD_ORDER, "the order must be the face-up pile's cards")
         return cards
 
     # Centre ------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import ActionCode, InvalidAction
 from games.engine.snap.decks import Deck
 from games.engine.snap.events import SnapResult
 from games.engine.snap.rules import SnapRules
@@ -308,7 +308,7 @@ class TableViews:
     def observe(self, state: SnapState, seat: int | None) -> PlayerView:
         """The view of ``seat`` (or of a spectator when None); see ``observe``."""
         if seat is not None and not 0 <= seat < state.n:
-            raise IllegalAction("no_such_seat", str(seat))
+            raise InvalidAction(ActionCode.NO_SUCH_SEAT, str(seat))
         deck = state.deck
         names = deck.cards
         labels = deck.match_labels(state.rules.match_key)

@@ -43,7 +43,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.engine.errors import IllegalAction, InvalidRules
+from games.engine.errors import ActionCode, IllegalAction, InvalidAction, InvalidRules
 from games.engine.snap.actions import (
     Action,
     Call,
@@ -171,7 +171,7 @@ def timed_input_to_dict(inp: TimedInput) -> dict[str, Any]:
 
 
 def timed_input_from_dict(data: dict[str, Any]) -> TimedInput:
-    """Inverse of ``timed_input_to_dict``. Raises IllegalAction("malformed")."""
+    """Inverse of ``timed_input_to_dict``. Raises InvalidAction("malformed")."""
     try:
         match data["type"]:
             case "flip":
@@ -192,8 +192,8 @@ def timed_input_from_dict(data: dict[str, Any]) -> TimedInput:
             case "advance":
                 return Advance(int(data["at"]))
     except (KeyError, TypeError, ValueError) as exc:
-        raise IllegalAction("malformed", f"timed input {data!r}") from exc
-    raise IllegalAction("malformed", f"timed input {data!r}")
+        raise InvalidAction(ActionCode.MALFORMED, f"timed input {data!r}") from exc
+    raise InvalidAction(ActionCode.MALFORMED, f"timed input {data!r}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -403,27 +403,29 @@ class LiveGame:
 
     def _check(self, inp: TimedInput) -> None:
         if inp.at < self.now:
-            raise IllegalAction("time_backwards", f"input at {inp.at} after {self.now}")
+            raise IllegalAction(ActionCode.TIME_BACKWARDS, f"input at {inp.at} after {self.now}")
         n = self.state.n
         if type(inp) is TimedFlip:  # the most frequent input first
             if not 0 <= inp.seat < n:
-                raise IllegalAction("no_such_seat", f"seat {inp.seat}")
+                raise InvalidAction(ActionCode.NO_SUCH_SEAT, f"seat {inp.seat}")
             if self.rules.speed:
-                raise IllegalAction("not_turn_based", "speed: flips come from the tick")
+                raise IllegalAction(ActionCode.NOT_TURN_BASED, "speed: flips come from the tick")
             if not 0 <= inp.reveal_delay_ms <= self.timing.reveal_jitter_ms:
-                raise IllegalAction("malformed", f"reveal delay {inp.reveal_delay_ms} out of range (S36)")
+                raise InvalidAction(
+                    ActionCode.MALFORMED, f"reveal delay {inp.reveal_delay_ms} out of range (S36)"
+                )
         elif isinstance(inp, TimedCall):
             if not 0 <= inp.caller < n:
-                raise IllegalAction("no_such_seat", f"caller {inp.caller}")
+                raise InvalidAction(ActionCode.NO_SUCH_SEAT, f"caller {inp.caller}")
             if not 0 <= inp.seq <= self.state.seq:
-                raise IllegalAction("bad_seq", f"no state {inp.seq} (now {self.state.seq})")
+                raise InvalidAction(ActionCode.NO_SUCH_STATE, f"no state {inp.seq} (now {self.state.seq})")
             if inp.reaction_ms < 0:
-                raise IllegalAction("malformed", "a reaction time cannot be negative")
+                raise InvalidAction(ActionCode.MALFORMED, "a reaction time cannot be negative")
             if inp.sound is not None and not 0 <= inp.sound < n:
-                raise IllegalAction("malformed", f"sound of seat {inp.sound}")
+                raise InvalidAction(ActionCode.MALFORMED, f"sound of seat {inp.sound}")
             check_claim_shape(self.state, inp.kind, inp.claim)
         elif isinstance(inp, RoundTrip) and (not 0 <= inp.seat < n or inp.rtt_ms < 0):
-            raise IllegalAction("malformed", f"round trip {inp!r}")
+            raise InvalidAction(ActionCode.MALFORMED, f"round trip {inp!r}")
 
     # Calls -------------------------------------------------------------------------------------
 

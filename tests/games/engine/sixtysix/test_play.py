@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import ActionCode, IllegalAction, InvalidAction
 from games.engine.sixtysix import (
     Close,
     Declare,
@@ -173,12 +173,12 @@ def test_illegal_actions_are_refused_with_codes() -> None:
     with pytest.raises(IllegalAction) as exc:
         apply(state, Declare(0))  # schnapsen: no trick won yet
     assert exc.value.code == "not_legal"
-    with pytest.raises(IllegalAction) as exc:
+    with pytest.raises(InvalidAction) as bad:
         apply(state, Pass(2))
-    assert exc.value.code == "bad_seat"
+    assert bad.value.code is ActionCode.NO_SUCH_SEAT
     over = act(act(state, "0:m:KH"), "0:declare")
     with pytest.raises(IllegalAction) as exc:
         apply(over, PlayCard(1, parse_card("AC")))
-    assert exc.value.code == "hand_over"
+    assert exc.value.code is ActionCode.GAME_OVER
     assert apply(state, PlayCard(0, parse_card("AH")))[0].hands[0] != state.hands[0]
     assert len(state.hands[0]) == 5  # apply never mutates its input

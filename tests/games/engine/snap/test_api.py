@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import IllegalAction, InvalidAction
 from games.engine.snap import (
     Call,
     CallKind,
@@ -114,7 +114,7 @@ def test_inputs_round_trip_through_dicts(action: object) -> None:
 
 @pytest.mark.parametrize("data", [{"type": "jump"}, {"type": "flip"}, {"type": "call", "caller": 0}])
 def test_malformed_input_dicts_are_rejected(data: dict[str, object]) -> None:
-    with pytest.raises(IllegalAction) as exc:
+    with pytest.raises(InvalidAction) as exc:
         action_from_dict(data)
     assert exc.value.code == "malformed"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import ActionCode, InvalidAction
 from games.engine.snap import (
     Call,
     CallKind,
@@ -298,25 +298,26 @@ def test_S26_a_bare_snap_claims_only_pairs() -> None:
 
 
 @pytest.mark.parametrize(
-    "action",
+    ("action", "code"),
     [
-        Call(7, CallKind.SNAP, None, 0),
-        Call(0, CallKind.SNAP, PairClaim(1, 1), 0),
-        Call(0, CallKind.SNAP, PairClaim(0, 9), 0),
-        Call(0, CallKind.SNAP, PoolClaim(1, 0), 0),
-        Call(0, CallKind.SNAP_POOL, PairClaim(0, 1), 0),
-        Call(0, CallKind.SLAP, None, 0),
-        Call(0, CallKind.SNAP, None, 99),
-        Call(0, CallKind.SNAP, None, -1),
-        Call(0, CallKind.SNAP, None, 0, sound=1),
-        Tie(0, ((0, PairClaim(1, 2)), (0, PairClaim(1, 2)))),
-        Tie(0, ()),
+        (Call(7, CallKind.SNAP, None, 0), ActionCode.NO_SUCH_SEAT),
+        (Call(0, CallKind.SNAP, PairClaim(1, 1), 0), ActionCode.MALFORMED),
+        (Call(0, CallKind.SNAP, PairClaim(0, 9), 0), ActionCode.MALFORMED),
+        (Call(0, CallKind.SNAP, PoolClaim(1, 0), 0), ActionCode.MALFORMED),
+        (Call(0, CallKind.SNAP_POOL, PairClaim(0, 1), 0), ActionCode.MALFORMED),
+        (Call(0, CallKind.SLAP, None, 0), ActionCode.MALFORMED),
+        (Call(0, CallKind.SNAP, None, 99), ActionCode.NO_SUCH_STATE),
+        (Call(0, CallKind.SNAP, None, -1), ActionCode.NO_SUCH_STATE),
+        (Call(0, CallKind.SNAP, None, 0, sound=1), ActionCode.MALFORMED),
+        (Tie(0, ((0, PairClaim(1, 2)), (0, PairClaim(1, 2)))), ActionCode.MALFORMED),
+        (Tie(0, ()), ActionCode.MALFORMED),
     ],
 )
-def test_S27_malformed_calls_are_rejected_without_effect(action: Call | Tie) -> None:
+def test_S27_malformed_calls_are_rejected_without_effect(action: Call | Tie, code: ActionCode) -> None:
     state = start(CLASSIC, 3, {})
-    with pytest.raises(IllegalAction):
+    with pytest.raises(InvalidAction) as exc:
         apply(state, action)
+    assert exc.value.code is code
 
 
 @pytest.mark.parametrize(

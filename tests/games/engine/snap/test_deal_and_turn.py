@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import ActionCode, IllegalAction, InvalidAction
 from games.engine.snap import (
     Deal,
     EmptyFacedown,
@@ -35,15 +35,16 @@ def test_S4_deal_clockwise_from_dealers_left_last_card_on_top() -> None:
 
 def test_S4_deal_must_be_the_whole_deck() -> None:
     order = DECKS["standard52"].cards
-    with pytest.raises(IllegalAction) as exc:
+    with pytest.raises(InvalidAction) as exc:
         new_game(CLASSIC, Deal(2, order[:-1]), 0)
-    assert exc.value.code == "bad_deal"
-    with pytest.raises(IllegalAction):
+    assert exc.value.code is ActionCode.BAD_DEAL
+    with pytest.raises(InvalidAction):
         new_game(CLASSIC, Deal(2, (*order[:-1], order[0])), 0)
-    with pytest.raises(IllegalAction):
+    with pytest.raises(InvalidAction):
         new_game(CLASSIC, Deal(2, (*order[:-1], "ZZ")), 0)
-    with pytest.raises(IllegalAction):
+    with pytest.raises(InvalidAction) as exc:
         new_game(CLASSIC, Deal(2, order), 2)
+    assert exc.value.code is ActionCode.NO_SUCH_SEAT
 
 
 def test_S3_winner_deals_next_and_a_draw_keeps_the_dealer() -> None:
@@ -118,9 +119,9 @@ def test_S9_S22_recycle_shuffle_takes_the_order_as_an_input() -> None:
     with pytest.raises(IllegalAction) as exc:
         apply(state, Flip(0))
     assert exc.value.code == "order_required"
-    with pytest.raises(IllegalAction) as exc:
+    with pytest.raises(InvalidAction) as bad:
         apply(state, Flip(0, ("circle.1",)))
-    assert exc.value.code == "bad_order"
+    assert bad.value.code is ActionCode.BAD_ORDER
     order = ("moon.1", "circle.1", "sun.1", "star.1", "heart.1", "square.1")
     state, events = apply(state, Flip(0, order))
     assert types(events) == ["recycle", "flip"] and events[0].shuffled
@@ -131,7 +132,7 @@ def test_S9_an_order_is_refused_when_no_shuffled_recycle_is_due() -> None:
     state = start(CLASSIC, 2, {})
     with pytest.raises(IllegalAction) as exc:
         apply(state, Flip(0, ("AC",)))
-    assert exc.value.code == "bad_order"
+    assert exc.value.code is ActionCode.ORDER_NOT_DUE
 
 
 def test_S9_feed_pool_sends_the_faceup_pile_to_a_new_pool_and_the_player_is_out() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import ActionCode, InvalidAction
 from games.engine.snap import SnapRules, SnapState, apply, new_game, observe
 from games.engine.snap.events import Flipped
 from games.engine.snap.playout import Temperament, random_input, shuffled_deal
@@ -125,8 +125,9 @@ def test_observe_shows_sizes_tops_and_turn_only() -> None:
         "result",
     }
     assert observe(state, None).seat is None  # a spectator
-    with pytest.raises(IllegalAction):
+    with pytest.raises(InvalidAction) as exc:
         observe(state, 3)
+    assert exc.value.code is ActionCode.NO_SUCH_SEAT
 
 
 def test_views_say_what_each_top_matches_on() -> None:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine.errors import IllegalAction, InvalidRules
+from games.engine.errors import ActionCode, IllegalAction, InvalidAction, InvalidRules
 from games.engine.snap import CallKind, EmptyFacedown, PairClaim, SnapRules, replay
 from games.engine.snap.actions import Call, CapReached, Tie
 from games.engine.snap.playout import correct_claims, shuffled_deal
@@ -89,14 +89,15 @@ def test_S32_every_state_has_a_seq_and_a_server_time() -> None:
 def test_S32_inputs_that_cannot_be_placed_are_rejected_and_not_logged() -> None:
     game = matched([40, 40, 40, 40])
     logged = len(game.log)
-    with pytest.raises(IllegalAction) as exc:
+    with pytest.raises(InvalidAction) as bad:
         game.feed(call(2100, 2, 50, seq=3))  # no state 3 yet
-    assert exc.value.code == "bad_seq"
+    assert bad.value.code is ActionCode.NO_SUCH_STATE
     with pytest.raises(IllegalAction) as exc:
         game.feed(TimedFlip(1500, 2))  # before the last input
-    assert exc.value.code == "time_backwards"
-    with pytest.raises(IllegalAction):
+    assert exc.value.code is ActionCode.TIME_BACKWARDS
+    with pytest.raises(InvalidAction) as bad:
         game.feed(call(2100, 2, -5))
+    assert bad.value.code is ActionCode.MALFORMED
     assert len(game.log) == logged
 
 
@@ -344,7 +345,7 @@ def test_S36_reveal_jitter_delays_the_flip_by_the_recorded_amount() -> None:
     game.feed(Advance(1120))
     assert game.state.flips == 1 and game.shown_at[-1] == 1120
     assert [e.reason for _at, e in game.events if e.type == "flip_refused"] == ["flip_pending"]  # type: ignore[attr-defined]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(InvalidAction):
         game.feed(TimedFlip(2000, 1, reveal_delay_ms=201))
     assert {reveal_delay(u / 100, timing) for u in range(100)} <= set(range(201))
     assert reveal_delay(0.0, timing) == 0 and reveal_delay(0.9999, timing) == 200
