@@ -38,6 +38,7 @@ from games.engine.sixtysix.engine import (
 from games.engine.sixtysix.events import Event
 from games.engine.sixtysix.match import (
     MatchRecordProblem,
+    MatchResult,
     MatchState,
     RecordedHand,
     hand_record_problems,
@@ -75,6 +76,7 @@ __all__ = [
     "LeadMarriage",
     "MatchFormat",
     "MatchRecordProblem",
+    "MatchResult",
     "MatchState",
     "Pass",
     "Phase",

@@ -107,6 +107,39 @@ class MatchState:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A finished match, as a tournament series records it: every hand in order and who won.
+
+    ``game_scores`` are the final scores of every game of the match (one game in most profiles,
+    X32); ``hands`` are the hand results the match was folded from (pot hands included).
+    """
+
+    profile: str
+    first_dealer: Seat
+    winner: Seat
+    game_scores: tuple[tuple[int, int], ...]
+    hands: tuple[HandResult, ...]
+
+    @staticmethod
+    def of(rules: SixtySixRules, first_dealer: Seat, hands: Iterable[HandResult]) -> MatchResult:
+        """The result of the match ``hands`` decide; raises ValueError when they do not decide it."""
+        hands = tuple(hands)
+        match = match_fold(rules, first_dealer, hands)
+        if match.winner is None:
+            raise ValueError(f"{len(hands)} hands do not decide a {rules.name} match")
+        return MatchResult(rules.name, first_dealer, match.winner, match.game_scores, hands)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "first_dealer": self.first_dealer,
+            "winner": self.winner,
+            "game_scores": [list(g) for g in self.game_scores],
+            "hands": [h.to_dict() for h in self.hands],
+        }
+
+
 def new_match(rules: SixtySixRules, first_dealer: Seat) -> MatchState:
     """A match at 0-0; ``first_dealer`` was chosen by lot (X4). Raises InvalidRules without a match."""
     if rules.match is None:

@@ -8,6 +8,7 @@ from games.engine.errors import IllegalAction, InvalidRules
 from games.engine.sixtysix import (
     PROFILES,
     HandResult,
+    MatchResult,
     Reason,
     RecordedHand,
     match_apply,
@@ -164,3 +165,13 @@ def test_X33_accepts_a_profile_name() -> None:
         )
         == []
     )
+
+
+def test_X32_a_match_result_holds_every_hand_and_the_winner() -> None:
+    rules = PROFILES["snapszer"]
+    hands = [won(0, 3), won(1, 2), won(0, 3), won(0, 1)]
+    result = MatchResult.of(rules, 1, hands)
+    assert result.winner == 0 and result.game_scores == ((7, 2),) and result.hands == tuple(hands)
+    assert result.to_dict()["hands"][1]["winner"] == 1
+    with pytest.raises(ValueError, match="do not decide"):
+        MatchResult.of(rules, 1, hands[:3])
