@@ -39,7 +39,7 @@ from typing import NamedTuple
 from games.engine.snap.actions import CallKind, CentralClaim, Claim, PairClaim, PoolClaim, SlapClaim
 from games.engine.snap.decks import DECKS, JACK
 from games.engine.snap.rules import PoolCall, SnapRules
-from games.engine.snap.state import Deal, PlayerView
+from games.engine.snap.state import Deal
 from games.engine.snap.timing import (
     Advance,
     LiveGame,
@@ -50,6 +50,7 @@ from games.engine.snap.timing import (
     TimingRules,
     reveal_delay,
 )
+from games.engine.snap.view import PlayerView
 
 PER_PILE_MS = 40  # issue 6: slower by about 40 ms per extra pile to watch
 BASE_PILES = 2  # the level means are for a table showing two piles

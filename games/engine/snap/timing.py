@@ -1,6 +1,6 @@
 """Online timing for Snap (rules/snap.md S32-S38): timestamped presses in, engine inputs out.
 
-The engine (``game.py``) judges a call on the state its caller saw, but it has no clock. This layer
+The engine (``calls.py``) judges a call on the state its caller saw, but it has no clock. This layer
 adds the clock as *input*: every timed input carries ``at``, the server time at which it arrived
 (the host reads its clock and writes the value into the input; nothing here reads a clock, S38).
 A ``LiveGame`` is a fold over those inputs, so a timed log replays into the identical game.
@@ -56,19 +56,19 @@ from games.engine.snap.actions import (
     claim_from_dict,
     claim_to_dict,
 )
-from games.engine.snap.events import Event
-from games.engine.snap.game import (
-    apply,
+from games.engine.snap.calls import (
     call_ineligible,
     candidates,
     check_claim_shape,
     claim_holds,
     claim_seats,
-    new_game,
     pick_key,
 )
+from games.engine.snap.events import Event
+from games.engine.snap.game import apply, new_game
 from games.engine.snap.rules import EmptyFacedown, SnapRules
-from games.engine.snap.state import Deal, PlayerView, SnapState, TableViews
+from games.engine.snap.state import Deal, SnapState
+from games.engine.snap.view import PlayerView, TableViews
 
 # --------------------------------------------------------------------------------------------
 # Options

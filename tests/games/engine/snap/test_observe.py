@@ -12,7 +12,7 @@ from games.engine.errors import ActionCode, InvalidAction
 from games.engine.snap import SnapRules, SnapState, apply, new_game, observe
 from games.engine.snap.events import Flipped
 from games.engine.snap.playout import Temperament, random_input, shuffled_deal
-from games.engine.snap.state import TableViews
+from games.engine.snap.view import TableViews
 from tests.games.engine.snap.helpers import CLASSIC, flip, start
 from tests.games.engine.snap.variants import SMALL_SETS, STANDARD_SETS, players_for
 
