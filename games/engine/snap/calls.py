@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.engine.errors import ActionCode, InvalidAction
+from games.engine.errors import ActionCode, IllegalAction, InvalidAction
 from games.engine.snap.actions import (
     Call,
     CallKind,
@@ -24,7 +24,7 @@ from games.engine.snap.actions import (
 from games.engine.snap.decks import JACK
 from games.engine.snap.events import Captured, Event, IgnoredCall, Tied, WrongCall
 from games.engine.snap.rules import PoolCall
-from games.engine.snap.state import SnapState
+from games.engine.snap.state import CALL_WINDOW, SnapState
 from games.engine.snap.work import Work
 
 # --------------------------------------------------------------------------------------------
@@ -78,10 +78,20 @@ def check_claim_shape(state: SnapState, kind: CallKind, claim: Claim | None) -> 
 
 
 def seen_state(state: SnapState, seq: int) -> SnapState:
-    """The state a call on ``seq`` is judged on. Raises InvalidAction("no_such_state")."""
-    seen = state.at_seq(seq) if 0 <= seq <= state.seq else None
-    if seen is None:
+    """The state a call on ``seq`` is judged on (S14, S15).
+
+    Raises InvalidAction("no_such_state") for a state the game has not reached, and
+    IllegalAction("stale") for one older than the call window (``CALL_WINDOW`` states): the
+    engine no longer knows what that caller saw, so it can call the claim neither wrong nor late
+    (docs/snap-engine.md).
+    """
+    if not 0 <= seq <= state.seq:
         raise InvalidAction(ActionCode.NO_SUCH_STATE, f"no state {seq} (now {state.seq})")
+    seen = state.at_seq(seq)
+    if seen is None:
+        raise IllegalAction(
+            ActionCode.STALE, f"state {seq} is more than {CALL_WINDOW} states old (now {state.seq})"
+        )
     return seen
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from games.engine.snap.decks import JACK
 from games.engine.snap.events import CapStarted, EndReason, Event, GameEnded, SnapResult
-from games.engine.snap.state import History, SnapState
+from games.engine.snap.state import SnapState
 
 # --------------------------------------------------------------------------------------------
 # The cap (S30)
@@ -29,9 +29,7 @@ def apply_cap_reached(state: SnapState) -> tuple[SnapState, list[Event]]:
     if state.cap_seat is not None:
         return state, []
     new = state.clone()
-    new.seq = state.seq + 1
-    if state._hist.tip == state.seq:
-        state._hist.tip = new.seq  # nothing a cycle compares has changed
+    new.seq = state.seq + 1  # nothing S29 compares changes: the history goes on as it was
     events: list[Event] = []
     if state.rules.speed:
         start_cap(new, None, events)
@@ -51,44 +49,64 @@ def adjudicate_now(state: SnapState, reason: EndReason) -> tuple[SnapState, list
 
 # --------------------------------------------------------------------------------------------
 # Cycle history (S29)
-
-
-def _config_of(state: SnapState) -> tuple[object, ...]:
-    return (
-        state.cs,
-        tuple(p.cards for p in state.pools),
-        state.central,
-        state.central_hidden,
-        state.active,
-    )
+#
+# S29 ends the game when the whole state repeats with no resolved call in between. Comparing each
+# new state with every state since the last resolved call would keep the whole stretch of play in
+# every state. It need not: only two kinds of state can ever be the *first* one to come back.
+#
+# Between two resolved calls cards move only by flips (and ticks), so the pools, the centre and
+# the active seats stay as they are. (Only a feed_pool turn changes them, and under feed_pool no
+# state ever repeats: every flip raises a face-up count and no pile is turned over; a seat that
+# feeds the centre is out.) A flip by the seat on turn p raises
+# k_p by one, or turns the pile over when k_p = L_p (its card count) and sets k_p = 1; the turn
+# goes to the next active seat. Call a state *settled* once every active seat shows a face-up card
+# (all k >= 1): settled states stay settled until the next call.
+#
+# Suppose state x_t is the first to repeat an earlier x_i (i < t). Both were reached by a flip of
+# the same seat p (the flipper is the active seat before the seat on turn; a tick flips every
+# seat). If k_p >= 2 in x_i, both flips raised k_p by one and the states before them are equal:
+# x_(t-1) = x_(i-1), an earlier repeat, which is impossible. If k_p = 1, x_i came from a first
+# flip out of k_p = 0, from a plain recycle or from a shuffled one. Two plain recycles again give
+# equal states before them. A first flip means x_(i-1) was not settled while x_i (equal to x_t,
+# which comes at least a round later) is: x_i is the first settled state. Only a shuffled recycle
+# (recycle_shuffle, S22) can lead back into x_i from a different state.
+#
+# So the history keeps just its *targets*: the first settled state (the anchor) and, under
+# recycle_shuffle, every state right after a recycle. A new state ends the game exactly when it
+# equals a target, which is exactly when it equals any state since the last resolved call: the
+# same flip ends the same game as a full history would (tests/games/engine/snap/test_end.py
+# checks against one over thousands of games).
 
 
 def fresh_history(state: SnapState) -> None:
     """S29: a resolved call (or the deal) starts a fresh history holding only this state."""
-    hist = History()
-    hist.configs[_config_of(state)] = 0
-    state._config = 0
-    hist.seen[(0, state.turn, state.ks)] = state.seq
-    hist.tip = state.seq
-    state._hist = hist
+    state._targets = ()
+    state._anchored = state.rules.single_pile  # the centre grows with every flip: nothing repeats
+    if not state._anchored and settled(state):
+        state._targets = ((state.turn, state.ks, state.cs),)
+        state._anchored = True
 
 
-def record_structural(before: SnapState, new: SnapState, events: list[Event]) -> None:
-    """Record ``new`` (whose pile sequences may differ from ``before``'s) and end on a repeat."""
-    if before.rules.single_pile:
-        return  # the centre grows with every flip: no state repeats without a call
-    hist = before._hist
-    if hist.tip != before.seq:
-        hist = hist.branch(before.seq)
-    new._hist = hist
-    config = _config_of(new)
-    new._config = hist.configs.setdefault(config, len(hist.configs))
-    key = (new._config, new.turn, new.ks)
-    if key in hist.seen:
+def settled(state: SnapState) -> bool:
+    """Every active seat shows a face-up card (see the comment above)."""
+    ks = state.ks
+    return all(ks[s] for s in range(state.n) if state.active[s])
+
+
+def record_structural(new: SnapState, recycled: bool, events: list[Event]) -> None:
+    """S29 after a slow flip or a tick: end on a repeat, else keep ``new`` if it is a target
+    (``recycled``: some seat's face-up pile was just turned over under recycle_shuffle)."""
+    if new.rules.single_pile:
+        return
+    key = (new.turn, new.ks, new.cs)
+    if key in new._targets:
         end_game(new, EndReason.CYCLE, events)
         return
-    hist.seen[key] = new.seq
-    hist.tip = new.seq
+    if not new._anchored and settled(new):
+        new._anchored = True
+        new._targets = (*new._targets, key)
+    elif recycled:
+        new._targets = (*new._targets, key)
 
 
 # --------------------------------------------------------------------------------------------

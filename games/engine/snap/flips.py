@@ -77,16 +77,15 @@ def apply_flip(state: SnapState, action: Flip) -> tuple[SnapState, list[Event]]:
         if new_round:
             new.cap_round = state.cap_round + 1
         new.cap_pos = pos
-    # S29 cycle detection: an exact key, recorded in the history shared along this line.
-    hist = state._hist
-    if hist.tip != state.seq:
-        hist = new._hist = hist.branch(state.seq)
-    key = (new._config, turn, ks)
-    if key in hist.seen:
-        end_game(new, EndReason.CYCLE, events)
-        return new, events
-    hist.seen[key] = seq
-    hist.tip = seq
+    # S29: a repeat can only come back to one of the history's targets (ending.py); a plain flip
+    # makes a new target only when it settles the table (every active seat showing a card).
+    for target in state._targets:
+        if target[1] == ks and target[0] == turn and target[2] == cs:
+            end_game(new, EndReason.CYCLE, events)
+            return new, events
+    if not state._anchored and all(ks[s] for s in range(n) if active[s]):
+        new._anchored = True
+        new._targets = (*state._targets, (turn, ks, cs))
     return new, events
 
 
@@ -96,8 +95,8 @@ def _slow_flip(state: SnapState, action: Flip, new_round: bool, pos: int) -> tup
     flip_onto(work, action.seat, action.order)
     work.last_flipper = action.seat
     new, events = work.finish(call=False)
-    if new.result is None and not state.rules.single_pile:
-        record_structural(state, new, events)
+    if new.result is None:
+        record_structural(new, work.shuffled, events)
     if new.result is None:
         if state.cap_seat is None:
             if new.flips >= state.rules.max_flips:
@@ -129,7 +128,7 @@ def apply_tick(state: SnapState, tick: Tick) -> tuple[SnapState, list[Event]]:
         )
     new, events = work.finish(call=False)
     if new.result is None:
-        record_structural(state, new, events)
+        record_structural(new, work.shuffled, events)
     if new.result is None:
         if state.cap_seat is None:
             if new.flips >= rules.max_flips:
@@ -162,6 +161,7 @@ def flip_onto(work: Work, seat: int, order: tuple[str, ...] | None) -> None:
                 return
             if mode is EmptyFacedown.RECYCLE_SHUFFLE:
                 down.extend(_shuffled(work, seat, order))
+                work.shuffled = True
             else:
                 if order is not None:
                     raise IllegalAction(ActionCode.ORDER_NOT_DUE, "an order only for recycle_shuffle")

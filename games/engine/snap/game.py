@@ -30,7 +30,7 @@ from games.engine.snap.ending import apply_cap_reached, fresh_history, is_dead, 
 from games.engine.snap.events import EndReason, Event, SnapResult
 from games.engine.snap.flips import apply_flip, apply_tick, recycle_due
 from games.engine.snap.rules import MatchKey, PoolCall, SnapRules, check
-from games.engine.snap.state import Deal, History, SnapState
+from games.engine.snap.state import Deal, SnapState
 
 __all__ = [
     "apply",
@@ -51,11 +51,13 @@ def match_keys(deck: Deck, match_key: MatchKey) -> tuple[int, ...]:
     return tuple(numbering.setdefault(label, len(numbering)) for label in labels)
 
 
-def new_game(rules: SnapRules, deal: Deal, dealer: int) -> SnapState:
+def new_game(rules: SnapRules, deal: Deal, dealer: int, *, seed: bytes | None = None) -> SnapState:
     """Deal (S4) and return the first state (seq 0).
 
-    ``deal.order`` must be a permutation of the rules' deck. The game may already be over when a
-    dead state is dealt (S29: the dead-state check also runs at the deal).
+    ``deal.order`` must be a permutation of the rules' deck. ``seed`` is only recorded: the seed
+    ``deal`` was drawn from, from which the engine contract also draws shuffled recycles (S22).
+    The game may already be over when a dead state is dealt (S29: the dead-state check also runs
+    at the deal).
     Raises InvalidRules (``validate`` errors) and InvalidAction ("no_such_seat", "bad_deal").
     """
     check(rules, deal.players)
@@ -81,6 +83,8 @@ def new_game(rules: SnapRules, deal: Deal, dealer: int) -> SnapState:
     state.keys = match_keys(deck, rules.match_key)
     state.n = n
     state.dealer = dealer
+    state.deal = deal
+    state.seed = seed
     state.seq = 0
     # The last card dealt to a seat is on top: it is flipped first.
     state.cs = tuple(tuple(reversed(cards)) for cards in dealt)
@@ -100,9 +104,9 @@ def new_game(rules: SnapRules, deal: Deal, dealer: int) -> SnapState:
     state.cap_round = 0
     state.cap_pos = 0
     state.result = None
-    state._prev = None
-    state._config = 0
-    state._hist = History()
+    state._window = state._window_before = None
+    state._targets = ()
+    state._anchored = False
     if not rules.single_pile and is_dead(state):
         state.result = result_of(state, EndReason.DEAD_STATE)
         state.turn = None

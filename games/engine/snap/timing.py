@@ -67,7 +67,7 @@ from games.engine.snap.calls import (
 from games.engine.snap.events import Event
 from games.engine.snap.game import apply, new_game
 from games.engine.snap.rules import EmptyFacedown, SnapRules
-from games.engine.snap.state import Deal, SnapState
+from games.engine.snap.state import CALL_WINDOW, Deal, SnapState
 from games.engine.snap.view import PlayerView, TableViews
 
 # --------------------------------------------------------------------------------------------
@@ -217,7 +217,8 @@ class CallQueued(Event):
 class CallRefused(Event):
     """S14/S37 (and a finished game): a call that never reached the engine.
 
-    ``reason``: locked_out | pending_call | rate_limited | not_active | game_over.
+    ``reason``: locked_out | pending_call | rate_limited | not_active | game_over | stale (the
+    call answers a state older than the engine's call window, ``CALL_WINDOW`` states).
     """
 
     type: ClassVar[str] = "call_refused"
@@ -324,7 +325,6 @@ class LiveGame:
         self.start_ms = start_ms
         self.state: SnapState = new_game(rules, deal, dealer)
         n = self.state.n
-        self._states: list[SnapState] = [self.state]
         self.shown_at: list[int] = [start_ms]
         self._cause: list[str] = ["deal"]
         self.now = start_ms
@@ -441,6 +441,8 @@ class LiveGame:
             refusal = "game_over"
         elif not state.active[caller]:
             refusal = "not_active"
+        elif state.seq - call.seq > CALL_WINDOW:
+            refusal = "stale"  # older than the engine's call window: it could judge it no more
         elif t < self._lockout_until[caller]:
             refusal = "locked_out"  # S14
         elif any(p.caller == caller for p in self._pending):
@@ -457,7 +459,7 @@ class LiveGame:
             # S16/S31: ignored by the engine without effect; nothing to wait for.
             self._to_engine(t, Call(caller, call.kind, call.claim, call.seq, call.sound), "call")
             return
-        seen = self._states[call.seq]
+        seen = self._seen(call.seq)
         valid = self._holds_on_seen(seen, call)
         if not valid:
             self._lockout_until[caller] = t + self.rules.wrong_call_lockout_ms  # S14
@@ -473,6 +475,12 @@ class LiveGame:
         if call.claim is None:
             return bool(candidates(seen, call.caller, call.kind))
         return claim_holds(seen, call.claim)
+
+    def _seen(self, seq: int) -> SnapState:
+        """The table a call on ``seq`` saw (within the engine's call window)."""
+        seen = self.state.at_seq(seq)
+        assert seen is not None, "calls older than the call window are refused before this"
+        return seen
 
     def _decide_at(self, pending: _Pending) -> int:
         return pending.effective + self.timing.tie_window_ms + self._widest_bound()
@@ -501,6 +509,11 @@ class LiveGame:
             if len(self._pending) > 1:
                 self._pending.sort(key=lambda p: (p.effective, p.arrival, p.caller))
             first = self._pending[0]
+            if self.state.seq - first.seq > CALL_WINDOW:
+                # The table moved on more than the engine's call window while it waited.
+                del self._pending[0]
+                self._emit(CallRefused(at, first.caller, "stale"))
+                continue
             if self._decide_at(first) > at:
                 break
             if not first.valid:
@@ -510,7 +523,12 @@ class LiveGame:
                 )
                 continue
             decided_valid = True
-            window = [p for p in self._pending if p.valid and p.effective <= first.effective + tie_window]
+            now_seq = self.state.seq
+            window = [
+                p
+                for p in self._pending
+                if p.valid and p.effective <= first.effective + tie_window and now_seq - p.seq <= CALL_WINDOW
+            ]
             resolved = {id(p): self._resolve(p) for p in window}
             claim, flag = resolved[id(first)]
             if claim is None:
@@ -537,7 +555,7 @@ class LiveGame:
         None when nothing it claims can be won any more: the call is late (S15) and ties with
         nobody; the engine is told on its own.
         """
-        seen = self._states[p.seq]
+        seen = self._seen(p.seq)
         state = self.state
         options = [p.claim] if p.claim is not None else candidates(seen, p.caller, p.kind)
         standing: list[tuple[Claim, bool]] = []
@@ -558,7 +576,7 @@ class LiveGame:
         that arrived after ``p``'s effective time (the engine checks the piles changed by flips
         only)."""
         for seq in range(p.seq + 1, self.state.seq + 1):
-            if not claim_holds(self._states[seq], claim):
+            if not claim_holds(self._seen(seq), claim):
                 return self._cause[seq] in ("flip", "timeout", "tick") and p.effective < self.shown_at[seq]
         return False
 
@@ -599,9 +617,9 @@ class LiveGame:
             return
         tie_seq = max(
             {p.seq for p, _c, _f in group},
-            key=lambda s: (sum(claim_holds(self._states[s], c) for _p, c, _f in group), s),
+            key=lambda s: (sum(claim_holds(self._seen(s), c) for _p, c, _f in group), s),
         )
-        seen = self._states[tie_seq]
+        seen = self._seen(tie_seq)
         members = [m for m in group if len(group) == 1 or claim_holds(seen, m[1])]
         rest = [m for m in group if m not in members]
         flag = any(f for _p, _c, f in members)
@@ -613,7 +631,10 @@ class LiveGame:
             entries = tuple((p.caller, claim) for p, claim, _f in members)
             self._to_engine(at, Tie(tie_seq, entries, flag), "call")
         for p, _claim, _flag in rest:
-            self._to_engine(at, Call(p.caller, p.kind, p.claim, p.seq, p.sound), "call")
+            if self.state.seq - p.seq > CALL_WINDOW:
+                self._emit(CallRefused(at, p.caller, "stale"))  # the tie moved the table on
+            else:
+                self._to_engine(at, Call(p.caller, p.kind, p.claim, p.seq, p.sound), "call")
 
     # Flips and timers --------------------------------------------------------------------------
 
@@ -726,7 +747,6 @@ class LiveGame:
             out.append((at, event))
         if state is not before:
             self.state = state
-            self._states.append(state)
             self.shown_at.append(at)
             self._cause.append(cause)
             if cause in ("flip", "timeout") or state.turn != before.turn:

@@ -61,6 +61,7 @@ class Work:
         self.wrong = list(state.wrong_calls)
         self.last_flipper = state.last_flipper
         self.turn_override: int | None = None
+        self.shuffled = False  # a face-up pile was turned over under recycle_shuffle (S29 target)
         self.events: list[Event] = []
 
     # Centre ------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from games.engine.snap import (
     EndReason,
     Flip,
     PairClaim,
+    SlapClaim,
     SnapState,
     Tick,
     Tie,
@@ -149,12 +150,22 @@ def test_S29_the_seat_on_turn_is_part_of_the_state() -> None:
 
 
 def test_S29_a_resolved_call_that_moved_nothing_starts_a_fresh_history() -> None:
-    state = start(SHAPES, 2, {})
-    state, _ = flip(state, 1)
-    assert len(state._hist.seen) == 2  # white-box: the deal and one flip
-    state, events = call(state, 1, PairClaim(0, 1))  # wrong, seat 1 has nothing face up
+    # Two seats of 26 cards and nothing but flips: the state after flip 2 comes back at flip 54.
+    state = start(rules(slapjack=True), 2, {})
+    alone, _ = flip(state, 54)
+    assert alone.result is not None and alone.result.ended_by is EndReason.CYCLE and alone.flips == 54
+    # Seat 0 has all 26 cards face up after flip 51; its wrong slap has no face-down card to give.
+    state, _ = flip(state, 51)
+    top = state.top(1)
+    assert top is not None and state.deck.rank[top] != "J"  # so the slap on seat 1 is wrong
+    state, events = call(state, 0, SlapClaim(1), kind=CallKind.SLAP)
     assert types(events) == ["wrong_call"] and events[0].penalty == "none"
-    assert len(state._hist.seen) == 1 and state._hist.tip == state.seq
+    state, _ = flip(state, 3)  # flip 54: the state of flip 2 again, but from before the call
+    assert state.result is None
+    state, _ = flip(state, 48)
+    assert state.result is None
+    state, events = flip(state)  # flip 103: the state the wrong slap left comes back
+    assert state.result is not None and state.result.ended_by is EndReason.CYCLE and state.flips == 103
 
 
 def canonical(state: SnapState) -> tuple[object, ...]:
