@@ -50,7 +50,11 @@ def kind_of(claim: Claim) -> CallKind:
 
 
 def check_claim_shape(state: SnapState, kind: CallKind, claim: Claim | None) -> Claim | None:
-    """S27: reject a badly shaped claim (IllegalAction "malformed"); return it normalised."""
+    """S27: reject a badly shaped claim (InvalidAction "malformed"); return it normalised.
+
+    A bare call (``claim`` None) lets the engine pick (S26), except a slap: S31 says a slap names
+    a personal face-up pile, so a slap without one is malformed.
+    """
     rules = state.rules
     n = state.n
     if kind is CallKind.SLAP and not rules.slapjack:
@@ -60,6 +64,8 @@ def check_claim_shape(state: SnapState, kind: CallKind, claim: Claim | None) -> 
             raise InvalidAction(ActionCode.MALFORMED, "single_pile has one claim: the central pile")
         return claim
     if claim is None:
+        if kind is CallKind.SLAP:
+            raise InvalidAction(ActionCode.MALFORMED, "a slap names the face-up pile it slaps (S31)")
         return None
     allowed: dict[CallKind, tuple[type, ...]] = {
         CallKind.SNAP: (PairClaim, PoolClaim) if rules.silent else (PairClaim,),

@@ -184,8 +184,7 @@ def legal_actions(state: SnapState, seat: int) -> list[Action]:
         actions.extend(
             Call(seat, CallKind.SNAP_POOL, PoolClaim(p.id, s), seq) for p in state.pools for s in pool_seats
         )
-    if rules.slapjack:
-        actions.append(Call(seat, CallKind.SLAP, None, seq))
+    if rules.slapjack:  # S31: a slap always names the pile it slaps
         actions.extend(Call(seat, CallKind.SLAP, SlapClaim(s), seq) for s in range(n) if s != seat)
     if rules.animal:
         actions.extend(
