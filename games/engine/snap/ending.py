@@ -75,16 +75,21 @@ def adjudicate_now(state: SnapState, reason: EndReason) -> tuple[SnapState, list
 # recycle_shuffle, every state right after a recycle. A new state ends the game exactly when it
 # equals a target, which is exactly when it equals any state since the last resolved call: the
 # same flip ends the same game as a full history would (tests/games/engine/snap/test_end.py
-# checks against one over thousands of games).
+# checks against one over thousands of games). The argument also says *when* each target can come
+# back: a state right after a recycle only right after another recycle (a plain flip that raises
+# k_p to 2 or more can only repeat the state the history started with, the anchor), so a plain
+# flip compares with the anchor alone.
 
 
 def fresh_history(state: SnapState) -> None:
-    """S29: a resolved call (or the deal) starts a fresh history holding only this state."""
-    state._targets = ()
-    state._anchored = state.rules.single_pile  # the centre grows with every flip: nothing repeats
-    if not state._anchored and settled(state):
-        state._targets = ((state.turn, state.ks, state.cs),)
-        state._anchored = True
+    """S29: a resolved call (or the deal) starts a fresh history holding only this state.
+
+    single_pile keeps none: the centre grows with every flip, so no state repeats without a call.
+    """
+    state._recycled = ()
+    state._anchor = None
+    if not state.rules.single_pile and settled(state):
+        state._anchor = (state.turn, state.ks, state.cs)
 
 
 def settled(state: SnapState) -> bool:
@@ -99,14 +104,13 @@ def record_structural(new: SnapState, recycled: bool, events: list[Event]) -> No
     if new.rules.single_pile:
         return
     key = (new.turn, new.ks, new.cs)
-    if key in new._targets:
+    if key == new._anchor or (recycled and key in new._recycled):
         end_game(new, EndReason.CYCLE, events)
         return
-    if not new._anchored and settled(new):
-        new._anchored = True
-        new._targets = (*new._targets, key)
+    if new._anchor is None and settled(new):
+        new._anchor = key
     elif recycled:
-        new._targets = (*new._targets, key)
+        new._recycled = (*new._recycled, key)
 
 
 # --------------------------------------------------------------------------------------------

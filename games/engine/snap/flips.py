@@ -77,15 +77,14 @@ def apply_flip(state: SnapState, action: Flip) -> tuple[SnapState, list[Event]]:
         if new_round:
             new.cap_round = state.cap_round + 1
         new.cap_pos = pos
-    # S29: a repeat can only come back to one of the history's targets (ending.py); a plain flip
-    # makes a new target only when it settles the table (every active seat showing a card).
-    for target in state._targets:
-        if target[1] == ks and target[0] == turn and target[2] == cs:
-            end_game(new, EndReason.CYCLE, events)
-            return new, events
-    if not state._anchored and all(ks[s] for s in range(n) if active[s]):
-        new._anchored = True
-        new._targets = (*state._targets, (turn, ks, cs))
+    # S29: a plain flip can only repeat the history's anchor (ending.py), and it makes the anchor
+    # when it settles the table (every active seat showing a card).
+    anchor = state._anchor
+    if anchor is None:
+        if all(ks[s] for s in range(n) if active[s]):
+            new._anchor = (turn, ks, cs)
+    elif anchor[1] == ks and anchor[0] == turn and anchor[2] == cs:
+        end_game(new, EndReason.CYCLE, events)
     return new, events
 
 

@@ -105,8 +105,8 @@ def new_game(rules: SnapRules, deal: Deal, dealer: int, *, seed: bytes | None = 
     state.cap_pos = 0
     state.result = None
     state._window = state._window_before = None
-    state._targets = ()
-    state._anchored = False
+    state._anchor = None
+    state._recycled = ()
     if not rules.single_pile and is_dead(state):
         state.result = result_of(state, EndReason.DEAD_STATE)
         state.turn = None

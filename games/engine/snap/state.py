@@ -100,13 +100,13 @@ class SnapState:
     / ``cap_round`` / ``cap_pos`` (S30 counting), ``result``.
 
     Private: ``_window`` (the newest node, see ``Node``) and ``_window_before`` (the last node of
-    the segment before) hold the call window; ``_targets`` and ``_anchored`` the cycle history
-    (``ending.py``).
+    the segment before) hold the call window; ``_anchor`` and ``_recycled`` the cycle history's
+    targets (``ending.py``).
     """
 
     __slots__ = (
-        "_anchored",
-        "_targets",
+        "_anchor",
+        "_recycled",
         "_window",
         "_window_before",
         "active",
@@ -163,8 +163,8 @@ class SnapState:
     result: SnapResult | None
     _window: Node | None
     _window_before: Node | None
-    _targets: tuple[CycleKey, ...]
-    _anchored: bool
+    _anchor: CycleKey | None
+    _recycled: tuple[CycleKey, ...]
 
     def clone(self) -> SnapState:
         """The next state's starting point: a shallow copy whose call window also holds this
@@ -196,8 +196,8 @@ class SnapState:
         new.cap_round = self.cap_round
         new.cap_pos = self.cap_pos
         new.result = self.result
-        new._targets = self._targets
-        new._anchored = self._anchored
+        new._anchor = self._anchor
+        new._recycled = self._recycled
         head = self._window
         if head is not None and head[8] < CALL_WINDOW:
             new._window = (cs, ks, active, pools, central, hidden, last_flipper, head, head[8] + 1)
@@ -292,7 +292,8 @@ class SnapState:
         seen.last_flipper = node[6]
         seen.result = None
         seen._window = seen._window_before = None
-        seen._targets = ()
+        seen._anchor = None
+        seen._recycled = ()
         return seen
 
     def __repr__(self) -> str:
