@@ -41,6 +41,7 @@ from games.engine.snap.decks import DECKS, JACK
 from games.engine.snap.rules import PoolCall, SnapRules
 from games.engine.snap.state import Deal
 from games.engine.snap.timing import (
+    DEFAULT_TIMING,
     Advance,
     LiveGame,
     RoundTrip,
@@ -57,7 +58,6 @@ BASE_PILES = 2  # the level means are for a table showing two piles
 SIGMA_SHARE = 0.08  # normal spread, share of the mean (modelling choice)
 TAU_SHARE = 0.25  # exponential tail, share of the mean (modelling choice)
 FLIP_MEAN_MS = 800  # the table's flipping pace (modelling choice, all levels)
-DEFAULT_TIMING = TimingRules()
 
 
 @dataclass(frozen=True, slots=True)
