@@ -176,21 +176,23 @@ def result_target_get(*, user: Any, series_id: int, game_number: int | None = No
     except ApplicationError:
         players = ()
     current = results.confirmed.get(number)
-    start: PlayedResult | None = None
-    if current is not None:
-        played = (
-            GameResult.objects.filter(game__series=results.series, game__number=number, void=False)
-            .order_by("-version")
-            .first()
-        )
-        value = played.value if played is not None else None
-        start = None if isinstance(value, VoidResult) else value
     return ResultTarget(
         series_id=results.series.pk,
         game_number=number,
         table=results.table(players),
         seats=results.seats,
         expected_version=current.version if current is not None else 0,
-        start=start,
+        start=_last_played(results.series, number) if current is not None else None,
         voided=current is not None and current.void,
     )
+
+
+def _last_played(series: Series, number: int) -> PlayedResult | None:
+    """The latest result game ``number`` was played to (before any void version on top)."""
+    played = (
+        GameResult.objects.filter(game__series=series, game__number=number, void=False)
+        .order_by("-version")
+        .first()
+    )
+    value = played.value if played is not None else None
+    return None if isinstance(value, VoidResult) else value

@@ -359,15 +359,7 @@ def result_record(
             return replayed, False
         raise
     try:
-        with transaction.atomic():
-            # Every result of a stage is written under its row lock: results_version rises one at a
-            # time, and a second submission for the same game waits here, then sees the first one.
-            stage = access_stage_by_id(stage_id=plan.stage_id, lock=True)
-            if (replayed := _replayed(request)) is not None:
-                return replayed, False
-            if stage.results_version != plan.results_version:
-                plan = check_result_record(request)
-            return do_result_record(plan), True
+        return _write(request, plan)
     except IntegrityError:
         # Only reachable where row locks are weaker than the constraint (a race the lock lost):
         # the database kept one confirmed version, the loser is told to reload.
@@ -377,6 +369,20 @@ def result_record(
             code="result_conflict",
             message=_("Someone else recorded this game at the same moment. Reload to see their result."),
         ) from None
+
+
+@transaction.atomic
+def _write(request: ResultRequest, plan: ResultPlan) -> tuple[GameResult, bool]:
+    """Under the stage's row lock: the replay if the submission landed meanwhile; else the plan,
+    made again if a result of the stage came in since it was made; then the write."""
+    # Every result of a stage is written under its row lock: results_version rises one at a
+    # time, and a second submission for the same game waits here, then sees the first one.
+    stage = access_stage_by_id(stage_id=plan.stage_id, lock=True)
+    if (replayed := _replayed(request)) is not None:
+        return replayed, False
+    if stage.results_version != plan.results_version:
+        plan = check_result_record(request)
+    return do_result_record(plan), True
 
 
 def _replayed(request: ResultRequest) -> GameResult | None:
