@@ -438,7 +438,7 @@ def result_from_json(data: Mapping[str, Any]) -> ResultValue:
     if data.get("void"):
         return VoidResult.from_json(data)
     try:
-        return PLAYED[GameKind(data.get("game"))].from_json(data)
+        return PLAYED[GameKind(str(data.get("game")))].from_json(data)
     except (KeyError, TypeError) as exc:
         raise ValueError(f"stored result is missing {exc}: {data!r}") from exc
 
