@@ -88,6 +88,31 @@ def test_old_snap_rows_read_back_as_the_results_they_were(
     assert [GameResult.objects.get(pk=r.pk).value for r in rows] == values
 
 
+def _v1_match(
+    winner: Player,
+    loser: Player,
+    score: dict[Player, int],
+    *,
+    games: list[dict[Player, int]] | None = None,
+    hands: list[dict[str, Any]] | None = None,
+    pot_carried: int = 0,
+) -> dict[str, Any]:
+    """A Snapszer match as results.py stored it before format 2 (``games`` null for one game)."""
+
+    def keyed(points: dict[Player, int]) -> dict[str, int]:
+        return {str(p.pk): n for p, n in points.items()}
+
+    return {
+        "game": "snapszer",
+        "winner": winner.pk,
+        "score": keyed(score),
+        "games": None if games is None else [keyed(g) for g in games],
+        "pot_carried": pot_carried,
+        "hands": hands,
+        "placings": {str(winner.pk): 1, str(loser.pk): 2},
+    }
+
+
 def test_old_snapszer_rows_read_back_score_games_and_hands_as_entered(
     make_series: Callable[..., Series], players: list[Player]
 ) -> None:
@@ -101,37 +126,9 @@ def test_old_snapszer_rows_read_back_score_games_and_hands_as_entered(
     rows = _old_rows(
         series,
         [
-            {  # the match score only (placings list the winner first)
-                "game": "snapszer",
-                "winner": b.pk,
-                "score": {str(a.pk): 4, str(b.pk): 7},
-                "games": None,
-                "pot_carried": 1,
-                "hands": None,
-                "placings": {str(b.pk): 1, str(a.pk): 2},
-            },
-            {  # hand by hand: 3, a point into the pot, 3 + the pot
-                "game": "snapszer",
-                "winner": a.pk,
-                "score": {str(a.pk): 7, str(b.pk): 0},
-                "games": None,
-                "pot_carried": 0,
-                "hands": hands,
-                "placings": {str(a.pk): 1, str(b.pk): 2},
-            },
-            {  # game by game (snapszer-hu)
-                "game": "snapszer",
-                "winner": a.pk,
-                "score": {str(a.pk): 16, str(b.pk): 13},
-                "games": [
-                    {str(a.pk): 7, str(b.pk): 5},
-                    {str(a.pk): 2, str(b.pk): 7},
-                    {str(a.pk): 7, str(b.pk): 1},
-                ],
-                "pot_carried": 0,
-                "hands": None,
-                "placings": {str(a.pk): 1, str(b.pk): 2},
-            },
+            _v1_match(b, a, {b: 7, a: 4}, pot_carried=1),  # the match score only
+            _v1_match(a, b, {a: 7, b: 0}, hands=hands),  # hand by hand: 3, a point into the pot, 3 + it
+            _v1_match(a, b, {a: 16, b: 13}, games=[{a: 7, b: 5}, {a: 2, b: 7}, {a: 7, b: 1}]),  # snapszer-hu
             {"voided_by_correction_of": 1},
         ],
     )

@@ -328,53 +328,6 @@ def test_the_schema_describes_every_result_shape(db: Any) -> None:
 # --- The pages: what a correction form starts from ------------------------------------------------
 
 
-def _score(winner: Player, loser: Player, loser_points: int) -> dict[str, Any]:
-    return {"score": {str(winner.pk): 7, str(loser.pk): loser_points}}
-
-
-def test_a_void_game_is_recorded_again_from_the_page_starting_from_its_old_result(
-    make_series: Callable[..., Series], players: list[Player], referee: Any, organiser: Any
-) -> None:
-    anna, bence = players[:2]
-    duel = make_series([anna, bence], game=GameKind.SNAPSZER)
-    for number, result in enumerate(
-        [_score(bence, anna, 3), _score(anna, bence, 4), _score(bence, anna, 2)], 1
-    ):
-        record_result(user=referee, series_id=duel.pk, game_number=number, result=result)
-    fix = {"expected_version": 1, "reason": "Bence won game 2", "void_later_games": True}
-    record_result(user=organiser, series_id=duel.pk, game_number=2, result=_score(bence, anna, 4), **fix)
-    client = Client()
-    client.force_login(organiser)
-    url = f"/series/{duel.pk}/games/3/correct/"
-    assert 'name="score_' not in client.get(url).content.decode()  # decided before game 3: nothing to enter
-    record_result(
-        user=organiser,
-        series_id=duel.pk,
-        game_number=1,
-        result=_score(anna, bence, 3),
-        expected_version=1,
-        reason="Anna won game 1",
-    )
-    page = client.get(url).content.decode()  # 1-1: game 3 is the next game again
-    assert 'name="expected_version" value="2"' in page  # corrects the void version
-    assert f'name="score_{bence.pk}" value="7"' in page and f'name="score_{anna.pk}" value="2"' in page
-    form = {
-        "game": 3,
-        "expected_version": 2,
-        "client_key": "again",
-        "mode": "score",
-        "reason": "counts again",
-    }
-    form.update({f"score_{bence.pk}": 7, f"score_{anna.pk}": 2, "pot_carried": 0})
-    assert client.post(url, form).status_code == 302
-    versions = GameResult.objects.filter(game__series=duel, game__number=3).order_by("version")
-    assert [(v.version, v.void, v.confirmed) for v in versions] == [
-        (1, False, False),
-        (2, True, False),
-        (3, False, True),
-    ]
-
-
 def test_the_correction_form_starts_from_the_hands_as_they_were_entered(
     make_series: Callable[..., Series], players: list[Player], referee: Any, organiser: Any
 ) -> None:

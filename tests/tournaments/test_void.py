@@ -273,3 +273,30 @@ def test_page_correction_with_the_checkbox_voids_and_every_page_shows_it(
     assert "<strong>0</strong>/2" in player_page  # games won / played: the void game is not counted
     tournament_page = client.get(f"/tournaments/{series.stage.tournament_id}/").content.decode()
     assert "Game 3 voided" in tournament_page and "Bence won game 2" in tournament_page
+
+
+def test_a_void_game_is_recorded_again_from_the_page_starting_from_its_old_result(
+    series: Series, players: list[Player], organiser: Any
+) -> None:
+    anna, bence = players[:2]
+    fix = {"expected_version": 1, "reason": "Bence won game 2", "void_later_games": True}
+    record_result(user=organiser, series_id=series.pk, game_number=2, result=win(bence, anna, 4), **fix)
+    client = Client()
+    client.force_login(organiser)
+    url = f"/series/{series.pk}/games/3/correct/"
+    assert 'name="score_' not in client.get(url).content.decode()  # decided before game 3: nothing to enter
+    fix = {"expected_version": 1, "reason": "Anna won game 1"}
+    record_result(user=organiser, series_id=series.pk, game_number=1, result=win(anna, bence), **fix)
+    page = client.get(url).content.decode()  # 1-1: game 3 is the next game again
+    assert 'name="expected_version" value="2"' in page  # it corrects the void version
+    assert f'name="score_{bence.pk}" value="7"' in page and f'name="score_{anna.pk}" value="2"' in page
+    form = {
+        "game": 3,
+        "expected_version": 2,
+        "client_key": "again",
+        "mode": "score",
+        "reason": "counts again",
+    }
+    form.update({f"score_{bence.pk}": 7, f"score_{anna.pk}": 2, "pot_carried": 0})
+    assert client.post(url, form).status_code == 302
+    assert _versions(series, 3) == [(1, False, False), (2, False, True), (3, True, False)]
