@@ -198,7 +198,7 @@ def test_every_code_has_a_message_and_every_message_a_code() -> None:
 def test_codes_shared_by_two_modules_are_one_problem_with_the_same_extras() -> None:
     by_value: dict[str, set[tuple[str, ...]]] = {}
     for code in tournament_error_codes():
-        by_value.setdefault(code.value, set()).add(tuple(sorted(code.extra_names)))
+        by_value.setdefault(code.value, set()).add(tuple(sorted(code.param_names)))
     assert {value: shapes for value, shapes in by_value.items() if len(shapes) > 1} == {}
     assert T.DUPLICATE_ENTRANT == P.DUPLICATE_ENTRANT  # the one shared code today
 
@@ -221,8 +221,8 @@ def test_an_error_with_other_extras_than_its_code_declares_is_a_bug() -> None:
 def test_the_message_uses_only_the_extras_its_code_carries(code: TournamentErrorCode) -> None:
     text = msgid(MESSAGES[code])
     assert "%" not in PLACEHOLDER.sub("", text), f"{code}: only %(name)s placeholders: {text}"
-    assert set(PLACEHOLDER.findall(text)) <= set(code.extra_names), text
-    assert "%(" not in MESSAGES[code] % {name: f"<{name}>" for name in code.extra_names}
+    assert set(PLACEHOLDER.findall(text)) <= set(code.param_names), text
+    assert "%(" not in MESSAGES[code] % {name: f"<{name}>" for name in code.param_names}
 
 
 @pytest.mark.parametrize(("code", "problem"), EXAMPLE_PROBLEMS, ids=IDS)
@@ -299,7 +299,7 @@ def test_every_message_is_looked_up_in_the_catalogue(hu_catalogue: None, code: A
     with translation.override("hu"):
         message = _message(problem)
     assert message.startswith("[hu] ")
-    if "decided_by" in code.extra_names:
+    if "decided_by" in code.param_names:
         assert "[hu] on wins" in message
 
 
