@@ -10,7 +10,6 @@ from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import ApplicationError, NotFound
 from tournaments import outcomes
-from tournaments import series as pure_series
 from tournaments import standings as pure_standings
 from tournaments.access import require_organiser, require_recorder, user_is_organiser, user_is_referee
 from tournaments.models import (
@@ -391,8 +390,8 @@ def standings_chain(stage: Stage) -> list[str]:
     """The tiebreak names of ``stage``'s standings, in order (JSON keeps no order on PostgreSQL)."""
     if stage.tiebreaks:
         return [str(t) for t in stage.tiebreaks]
-    game = pure_series.GameKind(stage.tournament.game)
-    return [str(t) for t in pure_standings.default_chain(game, tables=game is pure_series.GameKind.SNAP)]
+    game = GameKind(stage.tournament.game)
+    return [str(t) for t in pure_standings.default_chain(game, tables=game is GameKind.SNAP)]
 
 
 def stage_standings_page_get(*, user: Any, stage_id: int) -> StandingsPage:

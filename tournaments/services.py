@@ -26,6 +26,7 @@ from tournaments.access import (
 from tournaments.engine_messages import problem_messages
 from tournaments.formats import round_robin
 from tournaments.models import (
+    GAME_KIND_LABELS,
     Club,
     Entry,
     Game,
@@ -96,7 +97,7 @@ def tournament_create(
 ) -> Tournament:
     require_organiser(user, club)
     fields: dict[str, list[Any]] = {}
-    if game not in GameKind.values:
+    if game not in GameKind:
         fields["game"] = [_("Choose Snap or Snapszer.")]
     if series_format not in SeriesFormat.values:
         fields["series_format"] = [_("Choose best of 3, best of 5 or first to 3.")]
@@ -247,7 +248,7 @@ def _stage_options_check(game: GameKind, options: Mapping[str, Any]) -> None:
     if unknown:
         fields["options"] = [
             _("A %(game)s round robin has no option “%(option)s”. Its options are: %(known)s.")
-            % {"game": game.label, "option": name, "known": ", ".join(allowed)}
+            % {"game": GAME_KIND_LABELS[game], "option": name, "known": ", ".join(allowed)}
             for name in unknown
         ]
     if "bye" in options and options["bye"] not in {score.value for score in ByeScore}:

@@ -1,5 +1,5 @@
 """A run-time "hu" test catalogue: every message the tournament side words from a code (engine
-problems, series/standings/pairing problems) and the headlines around them, translated to
+problems, series/standings/pairing problems), the headlines around them and the games' names, translated to
 "[hu] " + the English. A message that bypassed gettext, or the mappings, shows without the mark.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils import translation
 
-from tournaments import engine_messages, tournament_messages
+from tournaments import engine_messages, models, tournament_messages
 
 HEADLINES = [
     "These rules cannot be played.",
@@ -44,6 +44,7 @@ def msgids() -> list[str]:
         tournament_messages.GAME_NUMBER,
         tournament_messages.GAME_VOID,
         tournament_messages.GAME_VOID_CONFLICT,
+        *models.GAME_KIND_LABELS.values(),
     ]
     return [msgid(m) for m in messages] + HEADLINES
 

@@ -37,14 +37,13 @@ from tournaments.series import (
     GameOutcome,
     SeriesError,
     SeriesErrorCode,
-    SeriesFormat,
+    SeriesLength,
     SeriesProblem,
     check_game_allowed,
     check_outcome,
     series_start,
     series_status,
 )
-from tournaments.series import GameKind as PureGameKind
 from tournaments.services import result_record, stage_create
 from tournaments.standings import (
     SeriesRecord,
@@ -94,7 +93,7 @@ def sd(*placings: int | None, **extra: Any) -> GameOutcome:
 
 START_2 = series_start(BEST_OF_3, 2)
 START_3 = series_start(BEST_OF_3, 3)
-SNAPSZER = series_start(BEST_OF_3, 2, game=PureGameKind.SNAPSZER)
+SNAPSZER = series_start(BEST_OF_3, 2, game=GameKind.SNAPSZER)
 # Seats 0 and 1 won a game each, game 3 was drawn between seats 0 and 2: 0 and 1 play sudden death.
 LEVEL_0_1 = series_status(BEST_OF_3, 3, [g(1, 2, 3), g(2, 1, 3), g(1, 3, 1)])
 # Three drawn sudden-death games and equal wrong calls for seats 0 and 1: only the coin is left.
@@ -113,18 +112,18 @@ COIN_DUE = series_status(
 
 
 def _table(seats: tuple[str, ...], games: Sequence[GameOutcome]) -> SeriesRecord:
-    return SeriesRecord(seats=seats, format=BEST_OF_3, games=tuple(games))
+    return SeriesRecord(seats=seats, length=BEST_OF_3, games=tuple(games))
 
 
 def _two_seat(entrants: list[str], series: Sequence[SeriesRecord] = (), **kwargs: Any) -> object:
-    return round_robin_standings(entrants, series, game=PureGameKind.SNAP, stage_seed="s", **kwargs)
+    return round_robin_standings(entrants, series, game=GameKind.SNAP, stage_seed="s", **kwargs)
 
 
 S, T, P = SeriesErrorCode, StandingsErrorCode, PairingErrorCode
 EXAMPLES: list[tuple[TournamentErrorCode, Callable[[], Sequence[SeriesProblem | TournamentInputError]]]] = [
-    (S.INVALID_FORMAT, lambda: _raised(lambda: SeriesFormat.best_of(0))),
+    (S.INVALID_FORMAT, lambda: _raised(lambda: SeriesLength.best_of(0))),
     (S.INVALID_SEAT_COUNT, lambda: _raised(lambda: series_start(BEST_OF_3, 7))),
-    (S.INVALID_SEAT_COUNT, lambda: _raised(lambda: series_start(BEST_OF_3, 3, game=PureGameKind.SNAPSZER))),
+    (S.INVALID_SEAT_COUNT, lambda: _raised(lambda: series_start(BEST_OF_3, 3, game=GameKind.SNAPSZER))),
     (S.SERIES_DECIDED, lambda: _raised(lambda: series_status(BEST_OF_3, 2, [g(1, 2), g(1, 2), g(2, 1)]))),
     (S.AWAITING_COIN_FLIP, lambda: check_game_allowed(COIN_DUE, [0, 1])),
     (S.WRONG_NUMBER_OF_SEATS, lambda: check_outcome(START_3, g(1, 2))),
