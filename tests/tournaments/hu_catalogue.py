@@ -1,6 +1,7 @@
 """A run-time "hu" test catalogue: every message the tournament side words from a code (engine
-problems, series/standings/pairing problems), the headlines around them and the games' names, translated to
-"[hu] " + the English. A message that bypassed gettext, or the mappings, shows without the mark.
+problems and refused moves, series/standings/pairing problems), the headlines around them and the
+games' names, translated to "[hu] " + the English. A message that bypassed gettext, or the
+mappings, shows without the mark.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ def msgids() -> list[str]:
     """Every msgid the catalogue translates."""
     messages: list[Any] = [
         *engine_messages.MESSAGES.values(),
+        *engine_messages.ACTION_MESSAGES.values(),
         *engine_messages.LOCATIONS.values(),
         *engine_messages.REASONS.values(),
         engine_messages.OR,
