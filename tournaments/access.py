@@ -1,7 +1,8 @@
 """Who may do what. Services call these; entry points never decide permissions themselves.
 
 Roles: an **organiser** manages their club's tournaments (and may correct results); a **referee**
-records results in the tournaments they are assigned to; a **player** and anyone else read.
+records results in the tournaments they are assigned to; a **player** and anyone else read. Who
+may *see* what (drafts) is a read: ``selectors.tournaments_visible`` and the ``*_get`` beside it.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from snapleague.errors import NotFound, PermissionDenied
-from tournaments.models import Club, Series, Stage, Tournament
+from snapleague.errors import PermissionDenied
+from tournaments.models import Club, Tournament
 
 
 def user_is_organiser(user: Any, club: Club) -> bool:
@@ -45,27 +46,3 @@ def require_recorder(user: Any, tournament: Tournament) -> None:
             message=_("Only a referee of %(tournament)s or an organiser of its club may record results.")
             % {"tournament": tournament.name},
         )
-
-
-def access_series_by_id(*, series_id: int) -> Series:
-    try:
-        return Series.objects.select_related("stage__tournament__club", "round").get(pk=series_id)
-    except Series.DoesNotExist:
-        raise NotFound(code="series_not_found", message=_("No such series.")) from None
-
-
-def access_stage_by_id(*, stage_id: int, lock: bool = False) -> Stage:
-    queryset = Stage.objects.select_related("tournament__club")
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))
-    try:
-        return queryset.get(pk=stage_id)
-    except Stage.DoesNotExist:
-        raise NotFound(code="stage_not_found", message=_("No such stage.")) from None
-
-
-def access_tournament_by_id(*, tournament_id: int) -> Tournament:
-    try:
-        return Tournament.objects.select_related("club").get(pk=tournament_id)
-    except Tournament.DoesNotExist:
-        raise NotFound(code="tournament_not_found", message=_("No such tournament.")) from None

@@ -123,6 +123,32 @@ def series_get(*, user: Any, series_id: int) -> Series:
         raise NotFound(code="series_not_found", message=_("No such series.")) from None
 
 
+# --- Fetches for the services ---------------------------------------------------------------------
+# A service fetches what it writes by id, without the visibility check of the *_get above: it
+# checks what the user may do itself (tournaments/access.py), after the lock if it takes one.
+
+
+def series_by_id(*, series_id: int) -> Series:
+    """The series with its stage, tournament, club and round. Raises NotFound."""
+    try:
+        return Series.objects.select_related("stage__tournament__club", "round").get(pk=series_id)
+    except Series.DoesNotExist:
+        raise NotFound(code="series_not_found", message=_("No such series.")) from None
+
+
+def stage_by_id(*, stage_id: int, lock: bool = False) -> Stage:
+    """The stage with its tournament and club. ``lock``: its row stays locked (select_for_update)
+    until the transaction ends; every result of a stage, and its rounds, are written under it.
+    Raises NotFound."""
+    queryset = Stage.objects.select_related("tournament__club")
+    if lock:
+        queryset = queryset.select_for_update(of=("self",))
+    try:
+        return queryset.get(pk=stage_id)
+    except Stage.DoesNotExist:
+        raise NotFound(code="stage_not_found", message=_("No such stage.")) from None
+
+
 def club_get(*, slug: str) -> Club:
     try:
         return Club.objects.get(slug=slug)

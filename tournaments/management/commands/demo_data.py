@@ -23,7 +23,7 @@ from tournaments.services import (
     stage_rounds_generate,
     tournament_create,
     tournament_players_add,
-    tournament_referee_assign,
+    tournament_referee_add,
 )
 
 DEMO_SLUG = "demo"
@@ -123,7 +123,7 @@ class Command(BaseCommand):
             (snapszer, players[:8], {}),
         ):
             tournament_players_add(user=organiser, tournament=tournament, players=entrants)
-            tournament_referee_assign(user=organiser, tournament=tournament, referee=referee)
+            tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
             stage = stage_create(
                 user=organiser,
                 tournament=tournament,
