@@ -7,31 +7,38 @@ may *see* what (drafts) is a read: ``selectors.tournaments_visible`` and the ``*
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import PermissionDenied
+from snapleague.users import AnyUser, signed_in
 from tournaments.models import Club, Tournament
 
 
-def user_is_organiser(user: Any, club: Club) -> bool:
-    if not getattr(user, "is_authenticated", False):
+def clubs_organised(user: AnyUser) -> QuerySet[Club]:
+    """The clubs ``user`` organises (none for an anonymous visitor; a superuser's own only)."""
+    if not signed_in(user):
+        return Club.objects.none()
+    return Club.objects.filter(organisers=user)
+
+
+def user_is_organiser(user: AnyUser, club: Club) -> bool:
+    if not signed_in(user):
         return False
-    return bool(user.is_superuser) or club.organisers.filter(pk=user.pk).exists()
+    return user.is_superuser or club.organisers.filter(pk=user.pk).exists()
 
 
-def user_is_referee(user: Any, tournament: Tournament) -> bool:
-    if not getattr(user, "is_authenticated", False):
+def user_is_referee(user: AnyUser, tournament: Tournament) -> bool:
+    if not signed_in(user):
         return False
     return tournament.referees.filter(pk=user.pk).exists()
 
 
-def user_can_record(user: Any, tournament: Tournament) -> bool:
+def user_can_record(user: AnyUser, tournament: Tournament) -> bool:
     return user_is_referee(user, tournament) or user_is_organiser(user, tournament.club)
 
 
-def require_organiser(user: Any, club: Club) -> None:
+def require_organiser(user: AnyUser, club: Club) -> None:
     if not user_is_organiser(user, club):
         raise PermissionDenied(
             code="not_organiser",
@@ -39,7 +46,7 @@ def require_organiser(user: Any, club: Club) -> None:
         )
 
 
-def require_recorder(user: Any, tournament: Tournament) -> None:
+def require_recorder(user: AnyUser, tournament: Tournament) -> None:
     if not user_can_record(user, tournament):
         raise PermissionDenied(
             code="not_referee",

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
+from snapleague.users import Account
 from tournaments import outcomes
 from tournaments.models import Club, GameKind, GameResult, Player, Series, SeriesFormat, StageFormat
 from tournaments.services import (
@@ -144,7 +145,7 @@ class Command(BaseCommand):
         for series in snapszer_series[: len(snapszer_series) // 2]:
             self._play(series, referee, rng)
 
-    def _play(self, series: Series, referee: Any, rng: random.Random, games: int | None = None) -> None:
+    def _play(self, series: Series, referee: Account, rng: random.Random, games: int | None = None) -> None:
         number = 0
         while series.status != Series.Status.DECIDED and (games is None or number < games):
             number += 1
