@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.sixtysix import PROFILES as SIXTY_SIX_PROFILES
 from snapleague.errors import ApplicationError
-from tournaments.models import GameKind, Player, SeriesFormat, Tournament
+from tournaments.models import GAME_KIND_CHOICES, GameKind, Player, SeriesFormat, Tournament
 from tournaments.results.payload import ResultInvalid
 from tournaments.results.selectors import ResultTarget
 from tournaments.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult
@@ -33,7 +33,7 @@ HAND_ROWS = 13  # a match to 7 needs at most 7 scoring hands; ties add a few
 
 class TournamentCreateForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=160)
-    game = forms.ChoiceField(label=_("Game"), choices=GameKind.choices, widget=forms.RadioSelect)
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_KIND_CHOICES, widget=forms.RadioSelect)
     series_format = forms.ChoiceField(
         label=_("Series"), choices=SeriesFormat.choices, initial=SeriesFormat.BEST_OF_3
     )

@@ -7,11 +7,12 @@ from typing import Any
 
 from django.test import Client
 
+from snapleague.users import Account
 from tests.conftest import record_result, snap_win
 from tournaments.models import Club, GameKind, Player, Series, Tournament
 
 
-def _staff_client(user: Any) -> Client:
+def _staff_client(user: Account) -> Client:
     user.is_staff = True
     user.save()
     client = Client()

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
+from snapleague.users import Account
 from tests.conftest import record_result, snap_win
 from tournaments.models import GameKind, GameResult, Series, SeriesFormat, Stage
 
@@ -17,7 +18,7 @@ def table(make_series: Callable[..., Series], players: list) -> Series:
     return make_series(players[:4])
 
 
-def _record(user: Any, series: Series, number: int, result: dict, **kw: Any) -> GameResult:
+def _record(user: Account, series: Series, number: int, result: dict, **kw: Any) -> GameResult:
     record, _created = record_result(user=user, series_id=series.pk, game_number=number, result=result, **kw)
     return record
 

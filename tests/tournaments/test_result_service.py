@@ -14,7 +14,6 @@ from rest_framework.test import APIClient
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from tests.conftest import record_result, snap_win
-from tournaments.access import access_stage_by_id
 from tournaments.models import Game, GameKind, GameResult, Player, Series, Stage
 from tournaments.results import services
 from tournaments.results.services import (
@@ -26,6 +25,7 @@ from tournaments.results.services import (
     result_record,
 )
 from tournaments.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult
+from tournaments.selectors import stage_by_id
 
 LPS, DRAW = SnapEnding.LAST_PLAYER_STANDING, SnapEnding.DRAW
 
@@ -182,7 +182,7 @@ def test_the_check_plans_a_correction_that_voids_a_later_game_and_writes_nothing
     assert GameResult.objects.count() == 3 and not GameResult.objects.filter(void=True).exists()
     assert Stage.objects.get(pk=table.stage_id).results_version == 3
     with transaction.atomic():
-        access_stage_by_id(stage_id=plan.stage_id, lock=True)
+        stage_by_id(stage_id=plan.stage_id, lock=True)
         record = do_result_record(plan)
     assert record.version == 2 and GameResult.objects.get(game__number=3, confirmed=True).void
     assert Stage.objects.get(pk=table.stage_id).results_version == 4

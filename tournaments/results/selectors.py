@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.protocol import GameKind
 from snapleague.errors import ApplicationError, Conflict
+from snapleague.users import AnyUser
 from tournaments import outcomes
 from tournaments.models import Game, GameResult, Series, Tournament
 from tournaments.results.payload import ResultTable, parse_result, snapszer_rules
@@ -165,7 +166,7 @@ class ResultTarget:
         return parse_result(raw, table)
 
 
-def result_target_get(*, user: Any, series_id: int, game_number: int | None = None) -> ResultTarget:
+def result_target_get(*, user: AnyUser, series_id: int, game_number: int | None = None) -> ResultTarget:
     """The target of a result for game ``game_number`` (default: the series' next game) of a series
     ``user`` may see. Raises NotFound; ResultInvalid (``rules``) for Snapszer rules that cannot be
     played."""

@@ -12,19 +12,20 @@ stage came in meanwhile (the stage's ``results_version`` moved), then the write.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
+from snapleague.users import Account, AnyUser, signed_in
 from tournaments import outcomes
-from tournaments.access import access_series_by_id, access_stage_by_id, require_organiser, require_recorder
+from tournaments.access import require_organiser, require_recorder
 from tournaments.models import Game, GameResult, Series, Stage
 from tournaments.results.payload import ResultInvalid
 from tournaments.results.selectors import GameDue, SeriesResults, game_due, series_problem, series_results_get
 from tournaments.results.values import PlayedResult, VoidResult
+from tournaments.selectors import series_by_id, stage_by_id
 from tournaments.tournament_messages import GAME_VOID_CONFLICT, void_later_games_messages
 
 # --- Sources ------------------------------------------------------------------------------------
@@ -34,7 +35,7 @@ from tournaments.tournament_messages import GAME_VOID_CONFLICT, void_later_games
 class UserSource:
     """A referee or an organiser records (or an organiser corrects) the result."""
 
-    user: Any
+    user: AnyUser
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ class ResultPlan:
     version: int  # the new version: the current one + 1
     replaces: GameResult | None  # the confirmed version a correction unconfirms
     source: str  # GameResult.Source
-    recorded_by: Any  # a user, or None
+    recorded_by: Account | None
     engine_game: int | None
     reason: str
     client_key: str | None
@@ -95,7 +96,7 @@ def check_result_record(request: ResultRequest) -> ResultPlan:
     for the players of the game; ``correction_breaks_series`` (with ``extra.void_games`` when
     voiding them would let it be saved).
     """
-    series = access_series_by_id(series_id=request.series_id)
+    series = series_by_id(series_id=request.series_id)
     # The version first, then the rows: a result that lands in between makes the plan stale, and
     # result_record decides again under the lock.
     results_version = Stage.objects.values_list("results_version", flat=True).get(pk=series.stage_id)
@@ -229,11 +230,11 @@ def _void_needed(
     )
 
 
-def _source_fields(source: ResultSource, *, correcting: bool) -> tuple[str, Any, int | None]:
+def _source_fields(source: ResultSource, *, correcting: bool) -> tuple[str, Account | None, int | None]:
     """``GameResult.source``, ``recorded_by`` and ``engine_game`` of the new version."""
     if isinstance(source, EngineSource):
         return GameResult.Source.ENGINE, None, source.game_id
-    user = source.user if getattr(source.user, "is_authenticated", False) else None
+    user = source.user if signed_in(source.user) else None
     return (GameResult.Source.ORGANISER if correcting else GameResult.Source.REFEREE), user, None
 
 
@@ -278,7 +279,7 @@ def do_result_record(plan: ResultPlan) -> GameResult:
     return record
 
 
-def _game_void(current: GameResult, *, corrected: int, user: Any, reason: str) -> GameResult:
+def _game_void(current: GameResult, *, corrected: int, user: Account | None, reason: str) -> GameResult:
     """Give a game a void version on top of ``current``: it stays in the history and counts for
     nothing."""
     GameResult.objects.filter(pk=current.pk).update(confirmed=False)
@@ -377,7 +378,7 @@ def _write(request: ResultRequest, plan: ResultPlan) -> tuple[GameResult, bool]:
     made again if a result of the stage came in since it was made; then the write."""
     # Every result of a stage is written under its row lock: results_version rises one at a
     # time, and a second submission for the same game waits here, then sees the first one.
-    stage = access_stage_by_id(stage_id=plan.stage_id, lock=True)
+    stage = stage_by_id(stage_id=plan.stage_id, lock=True)
     if (replayed := _replayed(request)) is not None:
         return replayed, False
     if stage.results_version != plan.results_version:
@@ -392,6 +393,6 @@ def _replayed(request: ResultRequest) -> GameResult | None:
     results = GameResult.objects.select_related("game")
     if isinstance(source, EngineSource):
         return results.filter(engine_game=source.game_id).first()
-    if not request.client_key or not getattr(source.user, "is_authenticated", False):
+    if not request.client_key or not signed_in(source.user):
         return None
     return results.filter(recorded_by=source.user, client_key=request.client_key).first()
