@@ -11,11 +11,12 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from snapleague.celery import app as celery_app
-from snapleague.users import Account
+from snapleague.users import Account, AnyUser
 from tournaments.models import (
     Club,
     Entry,
     GameKind,
+    GameResult,
     Player,
     Round,
     Series,
@@ -25,6 +26,8 @@ from tournaments.models import (
     StageFormat,
     Tournament,
 )
+from tournaments.results.selectors import result_target_get
+from tournaments.results.services import UserSource, result_record
 from tournaments.series import seed_commitment
 
 _counter = itertools.count(1)
@@ -152,3 +155,19 @@ def make_series(make_tournament: Callable[..., Tournament]) -> Callable[..., Ser
 def snap_win(winner: Player, *out_first_to_last: Player) -> dict[str, Any]:
     """A Snap result: the others went out in the order given, ``winner`` was left."""
     return {"ending": "last_player_standing", "eliminated": [p.pk for p in out_first_to_last]}
+
+
+def record_result(
+    *, user: AnyUser, series_id: int, game_number: int, result: dict[str, Any], **kwargs: Any
+) -> tuple[GameResult, bool]:
+    """Record a submitted result as the API and the pages do: read it at the edge against the
+    game's table (``ResultInvalid`` for a result that does not fit), then ``result_record`` with
+    ``user`` as the source."""
+    target = result_target_get(user=user, series_id=series_id, game_number=game_number)
+    return result_record(
+        source=UserSource(user),
+        series_id=series_id,
+        game_number=game_number,
+        result=target.parse(result),
+        **kwargs,
+    )

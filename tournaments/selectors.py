@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
@@ -27,7 +26,8 @@ from tournaments.models import (
     StandingRow,
     Tournament,
 )
-from tournaments.results import snapszer_rules
+from tournaments.results.payload import snapszer_rules
+from tournaments.results.values import PlayedResult, SnapszerMatchResult, VoidResult
 from tournaments.series import Due
 from tournaments.tournament_messages import series_error_message
 
@@ -346,6 +346,10 @@ class SeriesPage:
         return [s.player for s in self.seats if s.player_id in due]
 
     @property
+    def is_snap(self) -> bool:
+        return self.tournament.game == GameKind.SNAP
+
+    @property
     def match_games_to_win(self) -> int:
         """Snapszer: how many games of the target make a match (2 for ``snapszer-hu``); else 1."""
         if self.tournament.game != GameKind.SNAPSZER:
@@ -369,11 +373,11 @@ def series_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
     for result in GameResult.objects.filter(game__series=series).select_related("recorded_by", "game"):
         versions.setdefault(result.game_id, []).append(result)
     games = [GameLine(game=g, versions=versions.get(g.pk, [])) for g in series.games.all()]
-    confirmed = {line.game.number: line.current for line in games if line.current is not None}
+    confirmed = outcomes.series_games(line.current for line in games if line.current is not None)
     status: outcomes.SeriesView | None = None
     problem = ""
     try:
-        status = outcomes.series_status(series, confirmed)  # type: ignore[arg-type]
+        status = outcomes.series_status(series, confirmed)
     except outcomes.SeriesInconsistent as exc:
         problem = series_error_message(exc.error, seat_names=exc.seat_names, player_names=exc.player_names)
     return SeriesPage(
@@ -447,11 +451,38 @@ def stage_version_get(*, user: AnyUser, stage_id: int) -> str:
 
 
 @dataclass(frozen=True)
+class PlayerGameLine:
+    """One game of a series, as the player's page lists it."""
+
+    game: Game
+    result: GameResult
+    place: int | None  # None for a void game
+    points: int | None  # Snapszer: the player's game points in the match
+    won: bool
+
+    @property
+    def counted(self) -> bool:
+        return not self.result.void
+
+
+@dataclass(frozen=True)
 class PlayerSeriesLine:
     series: Series
     opponents: list[Player]
     placing: int | None
-    games: list[tuple[Game, GameResult]]
+    games: list[PlayerGameLine]
+
+
+def _player_game_line(game: Game, result: GameResult, player_id: int) -> PlayerGameLine | None:
+    """The line of ``player_id`` in ``game``, or None when they did not play it (sudden death)."""
+    value = result.value
+    if isinstance(value, VoidResult):
+        return PlayerGameLine(game, result, None, None, False) if player_id in game.seats else None
+    played: PlayedResult = value
+    if player_id not in played.players:
+        return None
+    points = played.score[player_id] if isinstance(played, SnapszerMatchResult) else None
+    return PlayerGameLine(game, result, played.placings[player_id], points, played.winner == player_id)
 
 
 @dataclass(frozen=True)
@@ -465,7 +496,7 @@ class PlayerPage:
     games_played: int
 
 
-def player_page_get(*, user: Any, player_id: int) -> PlayerPage:
+def player_page_get(*, user: AnyUser, player_id: int) -> PlayerPage:
     player = player_get(player_id=player_id)
     visible = _visible_tournament_ids(user)
     series_list = list(
@@ -474,26 +505,24 @@ def player_page_get(*, user: Any, player_id: int) -> PlayerPage:
         .prefetch_related("seats__player")
         .order_by("-stage__tournament__starts_at", "stage__tournament_id", "round__number", "table")
     )
-    results: dict[int, list[tuple[Game, GameResult]]] = {}
+    lines: dict[int, list[PlayerGameLine]] = {}
     for result in (
         GameResult.objects.filter(game__series__in=series_list, confirmed=True)
         .select_related("game", "recorded_by")
         .order_by("game__series_id", "game__number")
     ):
-        results.setdefault(result.game.series_id, []).append((result.game, result))
+        line = _player_game_line(result.game, result, player.pk)
+        if line is not None:
+            lines.setdefault(result.game.series_id, []).append(line)
     key = str(player.pk)
     history = []
     games_won = games_played = series_won = series_decided = 0
     for series in series_list:
         # A void game is listed (as voided) but counts for nothing.
-        games = [
-            (g, r)
-            for g, r in results.get(series.pk, [])
-            if key in r.data.get("placings", {}) or (r.void and player.pk in g.seats)
-        ]
-        counted = [r for _g, r in games if not r.void]
+        games = lines.get(series.pk, [])
+        counted = [line for line in games if line.counted]
         games_played += len(counted)
-        games_won += sum(1 for r in counted if r.data.get("winner") == player.pk)
+        games_won += sum(1 for line in counted if line.won)
         placing = series.placings.get(key) if series.status == Series.Status.DECIDED else None
         series_decided += placing is not None
         series_won += placing == 1

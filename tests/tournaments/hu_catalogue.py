@@ -22,6 +22,8 @@ HEADLINES = [
     "The games recorded so far do not make a valid series, so no game can be added until an "
     "organiser puts them right. %(problem)s",
     "The request body could not be read: send a JSON object with the header Content-Type: application/json.",
+    # A field error of a submitted result (tournaments/results/payload.py), read at the edge.
+    "Choose how the game ended: last player standing, draw or adjudicated.",
 ]
 
 

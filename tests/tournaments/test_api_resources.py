@@ -9,9 +9,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from snapleague.users import Account
-from tests.conftest import snap_win
+from tests.conftest import record_result, snap_win
 from tournaments.models import GameKind, Player, Series, Stage, Tournament
-from tournaments.services import result_record
 
 
 def _client(user: Account | None = None) -> APIClient:
@@ -58,8 +57,8 @@ def test_games_and_result_versions_are_listed_by_series(
     table: Series, players: list[Player], referee: Any, organiser: Any
 ) -> None:
     a, b, c, d = players[:4]
-    result_record(user=referee, series_id=table.pk, game_number=1, result=snap_win(a, d, c, b))
-    result_record(
+    record_result(user=referee, series_id=table.pk, game_number=1, result=snap_win(a, d, c, b))
+    record_result(
         user=organiser,
         series_id=table.pk,
         game_number=1,

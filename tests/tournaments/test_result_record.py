@@ -9,9 +9,8 @@ import pytest
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from snapleague.users import Account
-from tests.conftest import snap_win
+from tests.conftest import record_result, snap_win
 from tournaments.models import GameKind, GameResult, Series, SeriesFormat, Stage
-from tournaments.services import result_record
 
 
 @pytest.fixture
@@ -20,7 +19,7 @@ def table(make_series: Callable[..., Series], players: list) -> Series:
 
 
 def _record(user: Account, series: Series, number: int, result: dict, **kw: Any) -> GameResult:
-    record, _created = result_record(user=user, series_id=series.pk, game_number=number, result=result, **kw)
+    record, _created = record_result(user=user, series_id=series.pk, game_number=number, result=result, **kw)
     return record
 
 
@@ -70,10 +69,10 @@ def test_a_second_submission_for_the_same_game_is_a_conflict(
 
 
 def test_the_same_client_key_returns_the_first_result(table: Series, referee: Any, players: list) -> None:
-    first, created = result_record(
+    first, created = record_result(
         user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]), client_key="tap-1"
     )
-    again, created_again = result_record(
+    again, created_again = record_result(
         user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]), client_key="tap-1"
     )
     assert (created, created_again) == (True, False)

@@ -21,7 +21,7 @@ from rest_framework.test import APIClient
 
 import tournaments.formats
 from tests.codes import import_all, subclass_members
-from tests.conftest import snap_win
+from tests.conftest import record_result, snap_win
 from tournaments.formats.round_robin import (
     PairingError,
     PairingErrorCode,
@@ -30,6 +30,7 @@ from tournaments.formats.round_robin import (
 )
 from tournaments.models import Entry, Game, GameKind, GameResult, Player, Series, Stage, StageFormat
 from tournaments.problems import TournamentErrorCode, TournamentInputError
+from tournaments.results.values import SnapEnding, SnapTableResult
 from tournaments.series import (
     BEST_OF_3,
     GameOutcome,
@@ -42,7 +43,7 @@ from tournaments.series import (
     series_start,
     series_status,
 )
-from tournaments.services import result_record, stage_create
+from tournaments.services import stage_create
 from tournaments.standings import (
     SeriesRecord,
     StandingsErrorCode,
@@ -300,7 +301,7 @@ def decided_after_three(make_series: Callable[..., Series], players: list[Player
     table = make_series(players[:4])
     a, b, c, d = players[:4]
     for number, result in enumerate([snap_win(a, b, c, d), snap_win(b, a, c, d), snap_win(a, b, c, d)], 1):
-        result_record(user=referee, series_id=table.pk, game_number=number, result=result)
+        record_result(user=referee, series_id=table.pk, game_number=number, result=result)
     return table
 
 
@@ -354,9 +355,13 @@ def broken_series(make_series: Callable[..., Series], players: list[Player]) -> 
     table = make_series(players[:4])
     for number in (1, 2, 3):
         game = Game.objects.create(series=table, number=number, seats=[p.pk for p in players[:4]])
-        placings = {str(a.pk): 1, str(d.pk): 2, str(c.pk): 3, str(b.pk): 4}
-        data = {**snap_win(a, b, c, d), "game": "snap", "winner": a.pk, "placings": placings}
-        GameResult.objects.create(game=game, version=1, confirmed=True, data=data)
+        value = SnapTableResult(
+            players=(a.pk, b.pk, c.pk, d.pk),
+            ending=SnapEnding.LAST_PLAYER_STANDING,
+            eliminated=((b.pk,), (c.pk,), (d.pk,)),
+        )
+        assert value.placings == {a.pk: 1, d.pk: 2, c.pk: 3, b.pk: 4}
+        GameResult.objects.create(game=game, version=1, confirmed=True, data=value.to_json())
     return table
 
 
