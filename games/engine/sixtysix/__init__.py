@@ -37,6 +37,7 @@ from games.engine.sixtysix.engine import (
 )
 from games.engine.sixtysix.events import Event
 from games.engine.sixtysix.match import (
+    HandScore,
     MatchRecordProblem,
     MatchResult,
     MatchState,
@@ -72,6 +73,7 @@ __all__ = [
     "Event",
     "Exchange",
     "HandResult",
+    "HandScore",
     "InvalidDeal",
     "LeadMarriage",
     "MatchFormat",
