@@ -57,28 +57,31 @@ def adjudicate_now(state: SnapState, reason: EndReason) -> tuple[SnapState, list
 # Between two resolved calls cards move only by flips (and ticks), so the pools, the centre and
 # the active seats stay as they are. (Only a feed_pool turn changes them, and under feed_pool no
 # state ever repeats: every flip raises a face-up count and no pile is turned over; a seat that
-# feeds the centre is out.) A flip by the seat on turn p raises
-# k_p by one, or turns the pile over when k_p = L_p (its card count) and sets k_p = 1; the turn
-# goes to the next active seat. Call a state *settled* once every active seat shows a face-up card
-# (all k >= 1): settled states stay settled until the next call.
+# feeds the centre is out.) A flip by the seat on turn p raises k_p by one, or turns the pile over
+# when k_p = L_p (its card count) and sets k_p = 1; the turn goes to the next active seat; a tick
+# does this for every active seat at once. Call a state *settled* once every active seat shows a
+# face-up card (all k >= 1): settled states stay settled until the next call. (CapReached changes
+# nothing S29 compares: it is no step of the history.)
 #
-# Suppose state x_t is the first to repeat an earlier x_i (i < t). Both were reached by a flip of
-# the same seat p (the flipper is the active seat before the seat on turn; a tick flips every
-# seat). If k_p >= 2 in x_i, both flips raised k_p by one and the states before them are equal:
-# x_(t-1) = x_(i-1), an earlier repeat, which is impossible. If k_p = 1, x_i came from a first
-# flip out of k_p = 0, from a plain recycle or from a shuffled one. Two plain recycles again give
-# equal states before them. A first flip means x_(i-1) was not settled while x_i (equal to x_t,
-# which comes at least a round later) is: x_i is the first settled state. Only a shuffled recycle
-# (recycle_shuffle, S22) can lead back into x_i from a different state.
+# Suppose state x_t is the first to repeat an earlier x_i (i < t) of the history. x_t comes at
+# least a round after x_i (the seat on turn is the same), so every seat has flipped in between:
+# x_t, and so x_i, is settled. If x_i is the state the history started with, it is therefore the
+# first settled state. Otherwise both x_i and x_t were reached by a flip of the same seat p (the
+# active seat before the seat on turn; in speed, by a tick: look at each seat p in turn). If
+# k_p >= 2 in x_i, both flips raised k_p by one and the states before them are equal, x_(t-1) =
+# x_(i-1): an earlier repeat, which is impossible. If k_p = 1, x_i came from a first flip out of
+# k_p = 0, from a plain recycle or from a shuffled one. Two plain recycles again give equal states
+# before them. After a first flip, x_(i-1) was not settled while x_i is: x_i is the first settled
+# state. Only a shuffled recycle (recycle_shuffle, S22) can lead back into x_i from a state that
+# differs from x_(i-1).
 #
 # So the history keeps just its *targets*: the first settled state (the anchor) and, under
 # recycle_shuffle, every state right after a recycle. A new state ends the game exactly when it
 # equals a target, which is exactly when it equals any state since the last resolved call: the
 # same flip ends the same game as a full history would (tests/games/engine/snap/test_end.py
-# checks against one over thousands of games). The argument also says *when* each target can come
-# back: a state right after a recycle only right after another recycle (a plain flip that raises
-# k_p to 2 or more can only repeat the state the history started with, the anchor), so a plain
-# flip compares with the anchor alone.
+# checks against one in every variant). The argument also says *when* each target can come back:
+# a state right after a shuffled recycle only right after another one (x_t then has k_p = 1 too),
+# so a plain flip compares with the anchor alone.
 
 
 def fresh_history(state: SnapState) -> None:

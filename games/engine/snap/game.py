@@ -125,8 +125,8 @@ def apply(state: SnapState, action: Action) -> tuple[SnapState, list[Event]]:
 
     An ignored call (late, ineligible) returns ``state`` itself and an ``IgnoredCall`` event.
     Raises IllegalAction ("game_over", "not_your_turn", "not_turn_based", "not_speed",
-    "order_required", "order_not_due") and InvalidAction ("malformed", "no_such_seat",
-    "no_such_state", "bad_order").
+    "order_required", "order_not_due", "stale": a call on a state older than the call window) and
+    InvalidAction ("malformed", "no_such_seat", "no_such_state", "bad_order").
     """
     if type(action) is Flip:
         return apply_flip(state, action)
@@ -160,7 +160,7 @@ def legal_actions(state: SnapState, seat: int) -> list[Action]:
 
     Under ``recycle_shuffle`` a due recycle's ``Flip`` is listed without its ``order``: the order
     is a chance input the server adds (S22). Speed ticks and ``CapReached`` are server inputs and
-    are never listed. Calls that would be ignored (S16) are not listed.
+    are never listed. Calls that would be ignored (S16) are not listed, nor bare slaps (S31).
     """
     if state.result is not None or not 0 <= seat < state.n or not state.active[seat]:
         return []
