@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from games.engine import dealing
-from games.engine.errors import ActionCode, InvalidAction, InvalidRules, Problem
+from games.engine.errors import ActionCode, InvalidAction
 from games.engine.protocol import JSON, GameKind
 from games.engine.snap.actions import Action, Flip, Tick, action_from_dict, action_to_dict
 from games.engine.snap.decks import DECKS
@@ -41,7 +41,6 @@ from games.engine.snap.rules import (
     PROFILES,
     EmptyFacedown,
     SnapRules,
-    SnapRulesProblem,
     check,
     rules_from_options,
 )
@@ -54,23 +53,11 @@ PROFILE_KEY: Final = "profile"
 
 def game_rules(options: Mapping[str, Any]) -> SnapRules:
     """The rules that game ``options`` describe: the profile named under ``"profile"`` (missing or
-    None: ``classic``) with the other options laid over it. Raises InvalidRules (coded problems)."""
+    None: ``classic``) with the other options laid over it. Raises InvalidRules (coded problems;
+    a profile that is not text is an unknown profile)."""
     name = options.get(PROFILE_KEY)
-    if name is None:
-        name = DEFAULT_PROFILE
-    elif not isinstance(name, str):
-        known = ", ".join(PROFILES)
-        raise InvalidRules(
-            [
-                Problem(
-                    SnapRulesProblem.UNKNOWN_PROFILE,
-                    f"unknown Snap profile {name!r}; known: {known}",
-                    profile=name,
-                    known=known,
-                )
-            ]
-        )
-    return rules_from_options({k: v for k, v in options.items() if k != PROFILE_KEY}, profile=name)
+    profile = DEFAULT_PROFILE if name is None else name if isinstance(name, str) else repr(name)
+    return rules_from_options({k: v for k, v in options.items() if k != PROFILE_KEY}, profile=profile)
 
 
 def game_options(rules: SnapRules) -> dict[str, Any]:

@@ -43,7 +43,7 @@ from games.engine.snap import (
 from games.engine.snap.playout import Temperament, random_input, shuffled_deal
 from games.engine.snap.snapshot import InvalidSnapshot, from_snapshot, to_snapshot
 from games.engine.snap.state import CALL_WINDOW
-from tests.games.engine.snap.helpers import SHAPES, call, rules, start
+from tests.games.engine.snap.helpers import SHAPES, call, rules, skip_unless_slow, start
 from tests.games.engine.snap.variants import COMBINED_SETS, SMALL_SETS, STANDARD_SETS, players_for
 
 ALL_SETS = {
@@ -191,9 +191,7 @@ def test_any_rule_combination_continues_identically_from_its_snapshot(
 @pytest.mark.slow
 def test_twenty_thousand_games_continue_identically(request: pytest.FixtureRequest) -> None:
     """The same over 20,000 games: ``pytest -m slow``."""
-    expression = request.config.getoption("markexpr") or ""
-    if "slow" not in expression or "not slow" in expression:
-        pytest.skip("a long run: select it with -m slow")
+    skip_unless_slow(request)
     rng = random.Random(20_000)
     sets = list(ALL_SETS.values())
     for i in range(20_000):
