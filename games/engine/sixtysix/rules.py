@@ -636,6 +636,15 @@ def rules_from_options(
     return replace(base, **changes)
 
 
+def options_of(rules: SixtySixRules, profile: str = DEFAULT_PROFILE) -> dict[str, Any]:
+    """The options that make ``rules`` from the named profile, as plain JSON: every field that
+    differs from the profile's (``name`` and ``notes`` too), so that
+    ``rules_from_options(options_of(rules, p), profile=p)`` is ``rules`` again, name and notes
+    included. Raises InvalidRules for an unknown profile."""
+    base = rules_from_options(None, profile=profile).to_dict()
+    return {name: value for name, value in rules.to_dict().items() if value != base[name]}
+
+
 def profile(name: str) -> SixtySixRules:
     """The named profile. Raises InvalidRules if there is none of that name."""
     return rules_from_options(None, profile=name)
@@ -656,6 +665,7 @@ __all__ = [
     "SixtySixRules",
     "SixtySixRulesProblem",
     "WrongDeclaration",
+    "options_of",
     "profile",
     "rules_from_options",
 ]
