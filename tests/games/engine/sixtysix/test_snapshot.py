@@ -143,7 +143,7 @@ def test_a_match_continued_from_its_snapshot_plays_out_the_same(profile: str) ->
     stats = run_matches(profile, MATCHES, 0)
     assert stats["largest"] <= MATCH_BYTES
     # the random points fell mid-hand and in later hands; snapszer matches carried pots (X29)
-    assert stats["mid_hand"] > MATCHES // 2 and stats["later_hand"] > MATCHES // 2
+    assert stats["mid_hand"] > MATCHES // 3 and stats["later_hand"] > MATCHES // 3
     if profile == "snapszer":
         assert stats["pot"] > 0 and stats["tied_hands"] > 0
 
