@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from games.engine import dealing
-from games.engine.errors import ActionCode, IllegalAction, InvalidAction, InvalidRules, Problem
+from games.engine.errors import ActionCode, IllegalAction, InvalidAction
 from games.engine.sixtysix.actions import Action
 from games.engine.sixtysix.cards import Card, deck, is_pack, parse_card
 from games.engine.sixtysix.engine import apply, legal_actions, new_hand
@@ -30,11 +30,10 @@ from games.engine.sixtysix.events import Event
 from games.engine.sixtysix.match import MatchResult, MatchState, match_apply, new_match
 from games.engine.sixtysix.rules import (
     DEFAULT_PROFILE,
-    PROFILES,
     SixtySixRules,
-    SixtySixRulesProblem,
     options_of,
     rules_from_options,
+    unknown_profile,
 )
 from games.engine.sixtysix.state import HandResult, Seat, SixtySixState
 from games.engine.sixtysix.view import PlayerView, TableView, observe, spectate
@@ -147,17 +146,7 @@ def game_rules(options: Mapping[str, Any]) -> tuple[str, SixtySixRules]:
     if name is None:
         name = DEFAULT_PROFILE
     elif not isinstance(name, str):
-        known = ", ".join(PROFILES)
-        raise InvalidRules(
-            [
-                Problem(
-                    SixtySixRulesProblem.UNKNOWN_PROFILE,
-                    f"unknown profile {name!r}; known: {known}",
-                    profile=name,
-                    known=known,
-                )
-            ]
-        )
+        raise unknown_profile(name)
     rules = rules_from_options({k: v for k, v in options.items() if k != PROFILE_KEY}, profile=name)
     new_match(rules, 0)  # InvalidRules: the profile plays single hands
     return name, rules

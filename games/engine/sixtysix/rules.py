@@ -594,6 +594,21 @@ def _coerce(name: str, value: Any, errors: list[Problem]) -> Any:
     return value
 
 
+def unknown_profile(name: object) -> InvalidRules:
+    """The error for a profile name that names no profile (``name`` as the user gave it)."""
+    known = ", ".join(PROFILES)
+    return InvalidRules(
+        [
+            Problem(
+                SixtySixRulesProblem.UNKNOWN_PROFILE,
+                f"unknown profile {name!r}; known: {known}",
+                profile=name,
+                known=known,
+            )
+        ]
+    )
+
+
 def rules_from_options(
     options: Mapping[str, Any] | None = None, *, profile: str = DEFAULT_PROFILE
 ) -> SixtySixRules:
@@ -601,19 +616,9 @@ def rules_from_options(
 
     Raises InvalidRules listing every unknown profile or option, bad value and contradiction.
     """
-    base = PROFILES.get(profile)
+    base = PROFILES.get(profile) if isinstance(profile, str) else None
     if base is None:
-        known = ", ".join(PROFILES)
-        raise InvalidRules(
-            [
-                Problem(
-                    SixtySixRulesProblem.UNKNOWN_PROFILE,
-                    f"unknown profile {profile!r}; known: {known}",
-                    profile=profile,
-                    known=known,
-                )
-            ]
-        )
+        raise unknown_profile(profile)
     errors: list[Problem] = []
     changes: dict[str, Any] = {}
     for name, value in (options or {}).items():
@@ -668,4 +673,5 @@ __all__ = [
     "options_of",
     "profile",
     "rules_from_options",
+    "unknown_profile",
 ]

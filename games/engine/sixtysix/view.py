@@ -19,15 +19,12 @@ from games.engine.sixtysix.state import ExchangeRecord, HandResult, MarriageReco
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerView:
-    """One seat's view of a hand. ``to_dict()`` is the form sent to clients."""
+class Table:
+    """What the table shows of a hand (see the module doc): the part every view shares."""
 
-    seat: Seat
     dealer: Seat
     profile: str
     phase: str
-    hand: tuple[str, ...]
-    opponent_hand_size: int
     trump_suit: str
     trump_card: str | None  # the card under the stock, while it is there
     talon_size: int
@@ -46,54 +43,69 @@ class PlayerView:
     bidder: Seat | None
     bid_turn: Seat | None
     passed: tuple[bool, bool]
-    legal_actions: tuple[dict[str, Any], ...]
     result: HandResult | None
+
+    def table_dict(self) -> dict[str, Any]:
+        """The JSON form of the table."""
+        return {
+            "dealer": self.dealer,
+            "profile": self.profile,
+            "phase": self.phase,
+            "trump_suit": self.trump_suit,
+            "trump_card": self.trump_card,
+            "talon_size": self.talon_size,
+            "closed_by": self.closed_by,
+            "closed_after_tricks": self.closed_after_tricks,
+            "leader": self.leader,
+            "lead_card": self.lead_card,
+            "lead_marriage": self.lead_marriage,
+            "tricks": [t.to_dict() for t in self.tricks],
+            "marriages": [m.to_dict() for m in self.marriages],
+            "exchanges": [e.to_dict() for e in self.exchanges],
+            "points": list(self.points),
+            "card_points": list(self.card_points),
+            "trick_counts": list(self.trick_counts),
+            "pending_marriage": list(self.pending_marriage),
+            "bidder": self.bidder,
+            "bid_turn": self.bid_turn,
+            "passed": list(self.passed),
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView(Table):
+    """One seat's view of a hand: the table, the seat's own hand, the opponent's hand size and the
+    seat's legal actions. ``to_dict()`` is the form sent to clients."""
+
+    seat: Seat
+    hand: tuple[str, ...]
+    opponent_hand_size: int
+    legal_actions: tuple[dict[str, Any], ...]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "hand": list(self.hand),
             "opponent_hand_size": self.opponent_hand_size,
-            **_table_dict(self),
+            **self.table_dict(),
             "legal_actions": list(self.legal_actions),
         }
 
 
 @dataclass(frozen=True, slots=True)
-class TableView:
-    """What a spectator sees of a hand: the table (see the module doc), both hands only counted.
-    ``to_dict()`` is the form sent to clients."""
+class TableView(Table):
+    """What a spectator sees of a hand: the table, both hands only counted. ``to_dict()`` is the
+    form sent to clients."""
 
-    dealer: Seat
-    profile: str
-    phase: str
     hand_sizes: tuple[int, int]
-    trump_suit: str
-    trump_card: str | None
-    talon_size: int
-    closed_by: Seat | None
-    closed_after_tricks: int | None
-    leader: Seat
-    lead_card: str | None
-    lead_marriage: bool
-    tricks: tuple[Trick, ...]
-    marriages: tuple[MarriageRecord, ...]
-    exchanges: tuple[ExchangeRecord, ...]
-    points: tuple[int, int]
-    card_points: tuple[int, int]
-    trick_counts: tuple[int, int]
-    pending_marriage: tuple[int, int]
-    bidder: Seat | None
-    bid_turn: Seat | None
-    passed: tuple[bool, bool]
-    result: HandResult | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": None, "hand_sizes": list(self.hand_sizes), **_table_dict(self)}
+        return {"seat": None, "hand_sizes": list(self.hand_sizes), **self.table_dict()}
 
 
 def _table(state: SixtySixState) -> dict[str, Any]:
-    """The fields both views share: everything on the table."""
+    """The fields of :class:`Table` for ``state``."""
     closing = state.closing
     return {
         "dealer": state.dealer,
@@ -118,34 +130,6 @@ def _table(state: SixtySixState) -> dict[str, Any]:
         "bid_turn": state.bid_turn,
         "passed": state.passed,
         "result": state.result,
-    }
-
-
-def _table_dict(view: PlayerView | TableView) -> dict[str, Any]:
-    """The JSON form of the fields both views share."""
-    return {
-        "dealer": view.dealer,
-        "profile": view.profile,
-        "phase": view.phase,
-        "trump_suit": view.trump_suit,
-        "trump_card": view.trump_card,
-        "talon_size": view.talon_size,
-        "closed_by": view.closed_by,
-        "closed_after_tricks": view.closed_after_tricks,
-        "leader": view.leader,
-        "lead_card": view.lead_card,
-        "lead_marriage": view.lead_marriage,
-        "tricks": [t.to_dict() for t in view.tricks],
-        "marriages": [m.to_dict() for m in view.marriages],
-        "exchanges": [e.to_dict() for e in view.exchanges],
-        "points": list(view.points),
-        "card_points": list(view.card_points),
-        "trick_counts": list(view.trick_counts),
-        "pending_marriage": list(view.pending_marriage),
-        "bidder": view.bidder,
-        "bid_turn": view.bid_turn,
-        "passed": list(view.passed),
-        "result": None if view.result is None else view.result.to_dict(),
     }
 
 

@@ -36,7 +36,7 @@ from games.engine.sixtysix.snapshot import (
     hand_from_snapshot,
     hand_to_snapshot,
 )
-from tests.games.engine.sixtysix.helpers import quiet_choice, random_deal
+from tests.games.engine.sixtysix.helpers import quiet_choice, random_deal, require_slow
 
 MATCH_PROFILES = [name for name, rules in PROFILES.items() if rules.match is not None]
 MATCHES = 400  # per profile: 2,000 matches (about 25,000 hands) in the default run
@@ -152,9 +152,7 @@ def test_a_match_continued_from_its_snapshot_plays_out_the_same(profile: str) ->
 @pytest.mark.parametrize("profile", MATCH_PROFILES)
 def test_many_matches_continued_from_snapshots(profile: str, request: pytest.FixtureRequest) -> None:
     """Ten times the default run: ``pytest -m slow``."""
-    expression = request.config.getoption("markexpr") or ""
-    if "slow" not in expression or "not slow" in expression:
-        pytest.skip("a long run: select it with -m slow")
+    require_slow(request)
     assert run_matches(profile, MATCHES * SLOW, 1_000_000)["largest"] <= MATCH_BYTES
 
 
