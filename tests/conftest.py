@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from snapleague.celery import app as celery_app
+from snapleague.users import Account
 from tournaments.models import (
     Club,
     Entry,
@@ -43,8 +44,8 @@ def _fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture
-def make_user(db: Any) -> Callable[..., Any]:
-    def make(username: str | None = None, **extra: Any) -> Any:
+def make_user(db: Any) -> Callable[..., Account]:
+    def make(username: str | None = None, **extra: Any) -> Account:
         return get_user_model().objects.create_user(
             username=username or f"user{next(_counter)}", password="pw-for-tests-only", **extra
         )
@@ -53,34 +54,34 @@ def make_user(db: Any) -> Callable[..., Any]:
 
 
 @pytest.fixture
-def organiser(make_user: Callable[..., Any]) -> Any:
+def organiser(make_user: Callable[..., Account]) -> Account:
     return make_user("organiser")
 
 
 @pytest.fixture
-def referee(make_user: Callable[..., Any]) -> Any:
+def referee(make_user: Callable[..., Account]) -> Account:
     return make_user("referee")
 
 
 @pytest.fixture
-def other_referee(make_user: Callable[..., Any]) -> Any:
+def other_referee(make_user: Callable[..., Account]) -> Account:
     return make_user("other_referee")
 
 
 @pytest.fixture
-def player_user(make_user: Callable[..., Any]) -> Any:
+def player_user(make_user: Callable[..., Account]) -> Account:
     return make_user("player")
 
 
 @pytest.fixture
-def club(organiser: Any) -> Club:
+def club(organiser: Account) -> Club:
     club = Club.objects.create(name="Hatvan Card Club", slug="hatvan")
     club.organisers.add(organiser)
     return club
 
 
 @pytest.fixture
-def players(club: Club, player_user: Any) -> list[Player]:
+def players(club: Club, player_user: Account) -> list[Player]:
     names = ["Anna", "Bence", "Csilla", "Dániel", "Eszter", "Ferenc", "Gabi", "Hanna"]
     made = [Player.objects.create(club=club, name=name) for name in names]
     made[0].user = player_user
@@ -89,7 +90,7 @@ def players(club: Club, player_user: Any) -> list[Player]:
 
 
 @pytest.fixture
-def make_tournament(club: Club, referee: Any, other_referee: Any) -> Callable[..., Tournament]:
+def make_tournament(club: Club, referee: Account, other_referee: Account) -> Callable[..., Tournament]:
     def make(
         game: str = GameKind.SNAP, series_format: str = SeriesFormat.BEST_OF_3, **extra: Any
     ) -> Tournament:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.sixtysix import PROFILES as SIXTY_SIX_PROFILES
 from snapleague.errors import ApplicationError
-from tournaments.models import GameKind, GameResult, Player, SeriesFormat, Tournament
+from tournaments.models import GAME_KIND_CHOICES, GameKind, GameResult, Player, SeriesFormat, Tournament
 
 SNAP_ENDINGS = [
     ("last_player_standing", _("Last player standing")),
@@ -29,7 +29,7 @@ HAND_ROWS = 13  # a match to 7 needs at most 7 scoring hands; ties add a few
 
 class TournamentCreateForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=160)
-    game = forms.ChoiceField(label=_("Game"), choices=GameKind.choices, widget=forms.RadioSelect)
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_KIND_CHOICES, widget=forms.RadioSelect)
     series_format = forms.ChoiceField(
         label=_("Series"), choices=SeriesFormat.choices, initial=SeriesFormat.BEST_OF_3
     )

@@ -6,15 +6,26 @@ leave room for every format of rules/tournaments.md; the services build round ro
 
 from __future__ import annotations
 
+from typing import Final
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+# The engines' own GameKind (a pure StrEnum); other modules import it from here too.
+from games.engine.protocol import GameKind
 
-class GameKind(models.TextChoices):
-    SNAP = "snap", _("Snap")
-    SNAPSZER = "snapszer", _("Snapszer")
+# The games by name, as people read them. The values are the engines' GameKind: a kind without a
+# label here fails at import.
+GAME_KIND_LABELS: Final[dict[GameKind, Promise]] = {
+    GameKind.SNAP: _("Snap"),
+    GameKind.SNAPSZER: _("Snapszer"),
+}
+GAME_KIND_CHOICES: Final[list[tuple[str, Promise]]] = [
+    (kind.value, GAME_KIND_LABELS[kind]) for kind in GameKind
+]
 
 
 class SeriesFormat(models.TextChoices):
@@ -77,7 +88,7 @@ class Tournament(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
     name = models.CharField(_("name"), max_length=160)
-    game = models.CharField(_("game"), max_length=16, choices=GameKind.choices)
+    game = models.CharField(_("game"), max_length=16, choices=GAME_KIND_CHOICES)
     rules_profile = models.CharField(
         _("rules profile"), max_length=40, help_text=_("e.g. classic (Snap) or snapszer (Snapszer)")
     )

@@ -17,13 +17,7 @@ from games.engine.snap.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.engine.snap.rules import rules_from_options as snap_rules_from_options
 from tournaments import series as pure_series
 from tournaments import standings as pure_standings
-from tournaments.models import Entry, GameKind, GameResult, Player, Round, Series, SeriesFormat, Stage
-
-FORMATS = {
-    SeriesFormat.BEST_OF_3: pure_series.BEST_OF_3,
-    SeriesFormat.BEST_OF_5: pure_series.BEST_OF_5,
-    SeriesFormat.FIRST_TO_3: pure_series.FIRST_TO_3,
-}
+from tournaments.models import Entry, GameKind, GameResult, Player, Round, Series, Stage
 
 
 class SeriesInconsistent(ValueError):
@@ -108,12 +102,8 @@ def _series_fold(
     series: Series, confirmed: Mapping[int, GameResult], *, leave_out_after_decision: bool
 ) -> tuple[SeriesView, list[int]]:
     player_ids = series_player_ids(series)
-    kind = (
-        pure_series.GameKind.SNAP
-        if series.stage.tournament.game == GameKind.SNAP
-        else pure_series.GameKind.SNAPSZER
-    )
-    fmt = FORMATS[SeriesFormat(series.format)]
+    kind = GameKind(series.stage.tournament.game)
+    length = pure_series.series_length(series.format)
     numbers = [n for n in sorted(confirmed) if not confirmed[n].void]
     try:
         outcomes = [
@@ -123,10 +113,10 @@ def _series_fold(
         count = len(outcomes)
         if leave_out_after_decision:
             count = pure_series.series_games_counted(
-                fmt, len(player_ids), outcomes, game=kind, seed=series.seed
+                length, len(player_ids), outcomes, game=kind, seed=series.seed
             )
         status = pure_series.series_status(
-            fmt, len(player_ids), outcomes[:count], game=kind, seed=series.seed
+            length, len(player_ids), outcomes[:count], game=kind, seed=series.seed
         )
     except pure_series.SeriesError as exc:
         names = _player_names(exc, player_ids)
@@ -201,9 +191,7 @@ def _lines(standings: pure_standings.Standings, group: int) -> list[StandingLine
 def stage_standings(stage: Stage) -> list[StandingLine]:
     """Work out ``stage``'s standings from its confirmed results (pure functions do the work); a
     void game counts for nothing."""
-    game = (
-        pure_series.GameKind.SNAP if stage.tournament.game == GameKind.SNAP else pure_series.GameKind.SNAPSZER
-    )
+    game = GameKind(stage.tournament.game)
     records: list[tuple[int, pure_standings.SeriesRecord]] = []
     confirmed = (
         GameResult.objects.filter(game__series__stage=stage, confirmed=True, void=False)
@@ -222,7 +210,7 @@ def stage_standings(stage: Stage) -> list[StandingLine]:
                 series.table,
                 pure_standings.SeriesRecord(
                     seats=player_ids,
-                    format=FORMATS[SeriesFormat(series.format)],
+                    length=pure_series.series_length(series.format),
                     games=tuple(
                         game_outcome(r.data, player_ids, sudden_death=r.game.sudden_death)
                         for r in games_by_series.get(series.pk, [])
@@ -232,7 +220,7 @@ def stage_standings(stage: Stage) -> list[StandingLine]:
             )
         )
     chain = stage.tiebreaks or None
-    if game is pure_series.GameKind.SNAP:
+    if game is GameKind.SNAP:
         lines: list[StandingLine] = []
         for table, record in records:
             lines += _lines(pure_standings.table_standings(record, stage_seed=stage.seed, chain=chain), table)

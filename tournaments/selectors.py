@@ -9,8 +9,8 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import ApplicationError, NotFound
+from snapleague.users import Account, AnyUser, signed_in
 from tournaments import outcomes
-from tournaments import series as pure_series
 from tournaments import standings as pure_standings
 from tournaments.access import require_organiser, require_recorder, user_is_organiser, user_is_referee
 from tournaments.models import (
@@ -52,37 +52,37 @@ def series_with_seats(*, stage: Stage) -> QuerySet[Series]:
 # --- Who may see what ---------------------------------------------------------------------------
 
 
-def tournaments_visible(*, user: Any) -> QuerySet[Tournament]:
+def tournaments_visible(*, user: AnyUser) -> QuerySet[Tournament]:
     """Tournaments ``user`` may read. A tournament is public once it runs or its pairings are out;
     before that (a draft being set up) only its club's organisers and its referees see it."""
     queryset = Tournament.objects.select_related("club")
-    if getattr(user, "is_superuser", False):
+    if user.is_superuser:
         return queryset
     paired = Exists(Round.objects.filter(stage__tournament=OuterRef("pk")))
     public = ~Q(status=Tournament.Status.DRAFT) | Q(paired)
-    if not getattr(user, "is_authenticated", False):
+    if not signed_in(user):
         return queryset.filter(public)
     staff = Q(pk__in=Tournament.objects.filter(Q(club__organisers=user) | Q(referees=user)).values("pk"))
     return queryset.filter(public | staff)
 
 
-def _visible_tournament_ids(user: Any) -> QuerySet[Tournament]:
+def _visible_tournament_ids(user: AnyUser) -> QuerySet[Tournament]:
     return tournaments_visible(user=user).values("pk")
 
 
-def stages_visible(*, user: Any) -> QuerySet[Stage]:
+def stages_visible(*, user: AnyUser) -> QuerySet[Stage]:
     return Stage.objects.select_related("tournament__club").filter(
         tournament__in=_visible_tournament_ids(user)
     )
 
 
-def rounds_visible(*, user: Any) -> QuerySet[Round]:
+def rounds_visible(*, user: AnyUser) -> QuerySet[Round]:
     return Round.objects.select_related("stage", "bye").filter(
         stage__tournament__in=_visible_tournament_ids(user)
     )
 
 
-def series_visible(*, user: Any) -> QuerySet[Series]:
+def series_visible(*, user: AnyUser) -> QuerySet[Series]:
     return (
         Series.objects.select_related("round", "stage__tournament")
         .prefetch_related("seats__player")
@@ -90,19 +90,19 @@ def series_visible(*, user: Any) -> QuerySet[Series]:
     )
 
 
-def games_visible(*, user: Any) -> QuerySet[Game]:
+def games_visible(*, user: AnyUser) -> QuerySet[Game]:
     return Game.objects.select_related("series").filter(
         series__stage__tournament__in=_visible_tournament_ids(user)
     )
 
 
-def results_visible(*, user: Any) -> QuerySet[GameResult]:
+def results_visible(*, user: AnyUser) -> QuerySet[GameResult]:
     return GameResult.objects.select_related("game__series", "recorded_by").filter(
         game__series__stage__tournament__in=_visible_tournament_ids(user)
     )
 
 
-def tournament_get(*, user: Any, tournament_id: int) -> Tournament:
+def tournament_get(*, user: AnyUser, tournament_id: int) -> Tournament:
     """Raises NotFound when there is no such tournament or ``user`` may not see it (a draft)."""
     try:
         return tournaments_visible(user=user).get(pk=tournament_id)
@@ -110,18 +110,44 @@ def tournament_get(*, user: Any, tournament_id: int) -> Tournament:
         raise NotFound(code="tournament_not_found", message=_("No such tournament.")) from None
 
 
-def stage_get(*, user: Any, stage_id: int) -> Stage:
+def stage_get(*, user: AnyUser, stage_id: int) -> Stage:
     try:
         return stages_visible(user=user).get(pk=stage_id)
     except Stage.DoesNotExist:
         raise NotFound(code="stage_not_found", message=_("No such stage.")) from None
 
 
-def series_get(*, user: Any, series_id: int) -> Series:
+def series_get(*, user: AnyUser, series_id: int) -> Series:
     try:
         return series_visible(user=user).get(pk=series_id)
     except Series.DoesNotExist:
         raise NotFound(code="series_not_found", message=_("No such series.")) from None
+
+
+# --- Fetches for the services ---------------------------------------------------------------------
+# A service fetches what it writes by id, without the visibility check of the *_get above: it
+# checks what the user may do itself (tournaments/access.py), after the lock if it takes one.
+
+
+def series_by_id(*, series_id: int) -> Series:
+    """The series with its stage, tournament, club and round. Raises NotFound."""
+    try:
+        return Series.objects.select_related("stage__tournament__club", "round").get(pk=series_id)
+    except Series.DoesNotExist:
+        raise NotFound(code="series_not_found", message=_("No such series.")) from None
+
+
+def stage_by_id(*, stage_id: int, lock: bool = False) -> Stage:
+    """The stage with its tournament and club. ``lock``: its row stays locked (select_for_update)
+    until the transaction ends; every result of a stage, and its rounds, are written under it.
+    Raises NotFound."""
+    queryset = Stage.objects.select_related("tournament__club")
+    if lock:
+        queryset = queryset.select_for_update(of=("self",))
+    try:
+        return queryset.get(pk=stage_id)
+    except Stage.DoesNotExist:
+        raise NotFound(code="stage_not_found", message=_("No such stage.")) from None
 
 
 def club_get(*, slug: str) -> Club:
@@ -169,7 +195,7 @@ class Roles:
         return self.organiser or self.referee
 
 
-def roles_get(*, user: Any, tournament: Tournament) -> Roles:
+def roles_get(*, user: AnyUser, tournament: Tournament) -> Roles:
     return Roles(
         organiser=user_is_organiser(user, tournament.club), referee=user_is_referee(user, tournament)
     )
@@ -185,7 +211,7 @@ class ClubPage:
     is_organiser: bool
 
 
-def club_page_get(*, user: Any, slug: str) -> ClubPage:
+def club_page_get(*, user: AnyUser, slug: str) -> ClubPage:
     club = club_get(slug=slug)
     tournaments = list(
         tournaments_visible(user=user)
@@ -217,13 +243,13 @@ class TournamentPage:
     roles: Roles
     entries: list[Entry]
     stages: list[StagePart]
-    referees: list[Any]
+    referees: list[Account]
     addable_players: list[Player]
     # The void versions of voided games, by series id (who voided each game, when and why).
     voided: dict[int, list[GameResult]]
 
 
-def tournament_page_get(*, user: Any, tournament_id: int) -> TournamentPage:
+def tournament_page_get(*, user: AnyUser, tournament_id: int) -> TournamentPage:
     tournament = tournament_get(user=user, tournament_id=tournament_id)
     roles = roles_get(user=user, tournament=tournament)
     entries = list(tournament.entries.select_related("player"))
@@ -335,7 +361,7 @@ class SeriesPage:
         return self.status is not None and self.status.status.due is Due.COIN_FLIP
 
 
-def series_page_get(*, user: Any, series_id: int) -> SeriesPage:
+def series_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
     series = series_get(user=user, series_id=series_id)
     tournament = series.stage.tournament
     seats = list(series.seats.select_related("player"))
@@ -362,7 +388,7 @@ def series_page_get(*, user: Any, series_id: int) -> SeriesPage:
     )
 
 
-def series_version_get(*, user: Any, series_id: int) -> int:
+def series_version_get(*, user: AnyUser, series_id: int) -> int:
     """How many result versions the series has: it rises with every result and correction."""
     series = series_get(user=user, series_id=series_id)
     return GameResult.objects.filter(game__series=series).count()
@@ -391,11 +417,11 @@ def standings_chain(stage: Stage) -> list[str]:
     """The tiebreak names of ``stage``'s standings, in order (JSON keeps no order on PostgreSQL)."""
     if stage.tiebreaks:
         return [str(t) for t in stage.tiebreaks]
-    game = pure_series.GameKind(stage.tournament.game)
-    return [str(t) for t in pure_standings.default_chain(game, tables=game is pure_series.GameKind.SNAP)]
+    game = GameKind(stage.tournament.game)
+    return [str(t) for t in pure_standings.default_chain(game, tables=game is GameKind.SNAP)]
 
 
-def stage_standings_page_get(*, user: Any, stage_id: int) -> StandingsPage:
+def stage_standings_page_get(*, user: AnyUser, stage_id: int) -> StandingsPage:
     stage = stage_get(user=user, stage_id=stage_id)
     rows = list(stage_standings_list(stage=stage))
     tables = (
@@ -414,7 +440,7 @@ def stage_standings_page_get(*, user: Any, stage_id: int) -> StandingsPage:
     )
 
 
-def stage_version_get(*, user: Any, stage_id: int) -> str:
+def stage_version_get(*, user: AnyUser, stage_id: int) -> str:
     """``results_version.standings_version``: changes when a result comes in and when the table follows."""
     stage = stage_get(user=user, stage_id=stage_id)
     return f"{stage.results_version}.{stage.standings_version}"
@@ -490,14 +516,14 @@ def player_page_get(*, user: Any, player_id: int) -> PlayerPage:
     )
 
 
-def series_record_page_get(*, user: Any, series_id: int) -> SeriesPage:
+def series_record_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
     """The series page for its "record result" form. Raises PermissionDenied for non-recorders."""
     page = series_page_get(user=user, series_id=series_id)
     require_recorder(user, page.tournament)
     return page
 
 
-def game_correction_get(*, user: Any, series_id: int, game_number: int) -> tuple[SeriesPage, GameLine]:
+def game_correction_get(*, user: AnyUser, series_id: int, game_number: int) -> tuple[SeriesPage, GameLine]:
     """The series page and the game an organiser corrects. Raises PermissionDenied, NotFound."""
     page = series_page_get(user=user, series_id=series_id)
     require_organiser(user, page.tournament.club)

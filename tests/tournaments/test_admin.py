@@ -7,12 +7,13 @@ from typing import Any
 
 from django.test import Client
 
+from snapleague.users import Account
 from tests.conftest import snap_win
 from tournaments.models import Club, GameKind, Player, Series, Tournament
 from tournaments.services import result_record
 
 
-def _staff_client(user: Any) -> Client:
+def _staff_client(user: Account) -> Client:
     user.is_staff = True
     user.save()
     client = Client()

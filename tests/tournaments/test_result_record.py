@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
+from snapleague.users import Account
 from tests.conftest import snap_win
 from tournaments.models import GameKind, GameResult, Series, SeriesFormat, Stage
 from tournaments.services import result_record
@@ -18,7 +19,7 @@ def table(make_series: Callable[..., Series], players: list) -> Series:
     return make_series(players[:4])
 
 
-def _record(user: Any, series: Series, number: int, result: dict, **kw: Any) -> GameResult:
+def _record(user: Account, series: Series, number: int, result: dict, **kw: Any) -> GameResult:
     record, _created = result_record(user=user, series_id=series.pk, game_number=number, result=result, **kw)
     return record
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from snapleague.users import Account
 from tests.conftest import snap_win
 from tournaments.models import (
     GameKind,
@@ -31,7 +32,7 @@ def duel(make_series: Callable[..., Series], players: list[Player]) -> Series:
     return make_series(players[:2], game=GameKind.SNAPSZER)
 
 
-def _client(user: Any = None) -> Client:
+def _client(user: Account | None = None) -> Client:
     client = Client()
     if user is not None:
         client.force_login(user)
@@ -367,7 +368,7 @@ def test_sudden_death_is_shown_and_only_the_tied_players_are_offered(
 
 
 def test_the_series_page_offers_each_role_only_its_own_actions(
-    table: Series, players: list[Player], referee: Any, organiser: Any, player_user: Any
+    table: Series, players: list[Player], referee: Account, organiser: Account, player_user: Account
 ) -> None:
     result_record(user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]))
     correct = f"/series/{table.pk}/games/1/correct/"

@@ -16,6 +16,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from snapleague.errors import ApplicationError, Conflict
+from snapleague.users import Account
 from tournaments.models import GameKind, GameResult, Player, Series, Stage, StandingRow
 from tournaments.services import result_record, stage_standings_recompute
 
@@ -36,7 +37,7 @@ def series(make_series: Callable[..., Series], players: list[Player], referee: A
     return series
 
 
-def _api(user: Any) -> APIClient:
+def _api(user: Account) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client

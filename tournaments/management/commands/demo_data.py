@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
+from snapleague.users import Account
 from tournaments import outcomes
 from tournaments.models import Club, GameKind, GameResult, Player, Series, SeriesFormat, StageFormat
 from tournaments.services import (
@@ -23,7 +24,7 @@ from tournaments.services import (
     stage_rounds_generate,
     tournament_create,
     tournament_players_add,
-    tournament_referee_assign,
+    tournament_referee_add,
 )
 
 DEMO_SLUG = "demo"
@@ -123,7 +124,7 @@ class Command(BaseCommand):
             (snapszer, players[:8], {}),
         ):
             tournament_players_add(user=organiser, tournament=tournament, players=entrants)
-            tournament_referee_assign(user=organiser, tournament=tournament, referee=referee)
+            tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
             stage = stage_create(
                 user=organiser,
                 tournament=tournament,
@@ -144,7 +145,7 @@ class Command(BaseCommand):
         for series in snapszer_series[: len(snapszer_series) // 2]:
             self._play(series, referee, rng)
 
-    def _play(self, series: Series, referee: Any, rng: random.Random, games: int | None = None) -> None:
+    def _play(self, series: Series, referee: Account, rng: random.Random, games: int | None = None) -> None:
         number = 0
         while series.status != Series.Status.DECIDED and (games is None or number < games):
             number += 1
