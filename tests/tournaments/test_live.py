@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 from hypothesis import HealthCheck, given
@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from snapleague.asgi import application
 from tests.conftest import record_result, snap_win
+from tests.tournaments.live_sockets import ORIGIN, ask, opened, run, session, still_answers, until_version
 from tournaments.live import consumers
 from tournaments.live.selectors import series_versions, stage_versions, topic_state_get
 from tournaments.live.topics import Topic, TopicKind, parse_topic
@@ -36,56 +37,10 @@ pytestmark = [
     pytest.mark.usefixtures("one_connection_for_all_threads"),
 ]
 
-ORIGIN = (b"origin", b"http://testserver")
-
 
 @pytest.fixture(autouse=True)
 def _quick_watcher(settings: Any) -> None:
     settings.LIVE_WATCH_SECONDS = 0.02
-
-
-def run(scenario: Callable[[], Awaitable[None]]) -> None:
-    """Run an async scenario; its sync_to_async calls run back in this thread (this connection)."""
-    async_to_sync(scenario)()
-
-
-def session(user: Any) -> tuple[bytes, bytes]:
-    """The cookie header of a session of ``user`` (sync: make it before the scenario runs)."""
-    client = Client()
-    client.force_login(user)
-    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
-
-
-async def opened(*headers: tuple[bytes, bytes]) -> WebsocketCommunicator:
-    """A connected communicator on /ws/live/ through snapleague.asgi.application, with ``headers``
-    (the site's own Origin unless one is given)."""
-    sent = list(headers)
-    if not any(name == b"origin" for name, _ in sent):
-        sent.append(ORIGIN)
-    communicator = WebsocketCommunicator(application, "/ws/live/", headers=sent)
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
-
-
-async def ask(communicator: WebsocketCommunicator, frame: Any) -> dict[str, Any]:
-    await communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
-    answer: dict[str, Any] = await communicator.receive_json_from(timeout=5)
-    return answer
-
-
-async def still_answers(communicator: WebsocketCommunicator) -> None:
-    assert await ask(communicator, {"type": "ping"}) == {"type": "pong"}
-
-
-async def until_version(communicator: WebsocketCommunicator, topic: str, version: str) -> list[str]:
-    """The versions pushed for ``topic`` until ``version`` arrives (fails after 10 s)."""
-    seen: list[str] = []
-    while version not in seen:
-        frame = await communicator.receive_json_from(timeout=10)
-        assert frame["type"] == "changed" and frame["topic"] == topic, frame
-        seen.append(frame["version"])
-    return seen
 
 
 # --- The socket is the site's own ---------------------------------------------------------------
