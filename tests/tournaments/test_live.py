@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import OperationalError
 from django.test import Client
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
@@ -26,6 +28,7 @@ from snapleague.asgi import application
 from tests.conftest import record_result, snap_win
 from tests.tournaments.live_sockets import ORIGIN, ask, opened, run, session, still_answers, until_version
 from tournaments.live import consumers
+from tournaments.live import watcher as watcher_module
 from tournaments.live.selectors import series_versions, stage_versions, topic_state_get
 from tournaments.live.topics import Topic, TopicKind, parse_topic
 from tournaments.live.watcher import _read, get_watcher
@@ -388,6 +391,30 @@ def test_a_flooding_socket_is_told_once_and_does_not_disturb_another(
     run(scenario)
 
 
+def test_a_database_failure_on_subscribe_is_unavailable_and_the_socket_keeps_working(
+    monkeypatch: pytest.MonkeyPatch, make_series: Callable[..., Series], players: list[Player]
+) -> None:
+    series = make_series(players[:2])
+    topic = f"series:{series.pk}"
+    real = consumers.topic_state_get
+
+    def failing(**kwargs: Any) -> Any:
+        raise OperationalError("the database went away")
+
+    async def scenario() -> None:
+        communicator = await opened()
+        monkeypatch.setattr(consumers, "topic_state_get", failing)
+        answer = await ask(communicator, {"type": "subscribe", "topic": topic})
+        assert (answer["code"], answer["topic"]) == ("unavailable", topic)
+        assert answer["message"].startswith("Live updates are unavailable at the moment")
+        assert get_watcher().topics == frozenset()  # not followed: that page keeps polling
+        monkeypatch.setattr(consumers, "topic_state_get", real)
+        assert (await ask(communicator, {"type": "subscribe", "topic": topic}))["type"] == "subscribed"
+        await communicator.disconnect()
+
+    run(scenario)
+
+
 def test_error_messages_are_in_the_visitors_language(hu_catalogue: None) -> None:
     async def scenario() -> None:
         for headers in ([ORIGIN, (b"accept-language", b"hu")], [ORIGIN, (b"cookie", b"django_language=hu")]):
@@ -469,6 +496,46 @@ def test_the_watcher_stops_when_the_last_follower_leaves(
         assert not watcher.running
 
     run(scenario)
+
+
+def test_a_failed_reading_is_logged_once_and_the_change_is_pushed_on_the_next_good_one(
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    make_series: Callable[..., Series],
+    players: list[Player],
+    referee: Any,
+) -> None:
+    series = make_series(players[:4])
+    topic = f"series:{series.pk}"
+    real_read = watcher_module._read
+    failing = {"on": False}
+
+    def read(*args: Any) -> Any:
+        if failing["on"]:
+            raise OperationalError("the database went away")
+        return real_read(*args)
+
+    monkeypatch.setattr(watcher_module, "_read", read)
+
+    async def scenario() -> None:
+        communicator = await opened()
+        await ask(communicator, {"type": "subscribe", "topic": topic})
+        failing["on"] = True
+        await sync_to_async(record_result)(
+            user=referee, series_id=series.pk, game_number=1, result=snap_win(*players[:4])
+        )
+        assert await communicator.receive_nothing(timeout=0.3)  # several ticks fail meanwhile
+        failing["on"] = False
+        assert await until_version(communicator, topic, "1") == ["1"]
+        await communicator.disconnect()
+
+    with caplog.at_level(logging.WARNING, logger="tournaments.live.watcher"):
+        run(scenario)
+    messages = [r.getMessage() for r in caplog.records if r.name == "tournaments.live.watcher"]
+    assert messages == [
+        "Live updates: the version watcher cannot read the database.",
+        "Live updates: the version watcher reads the database again.",
+    ]
 
 
 def test_a_tick_reads_the_stages_in_one_query_and_counts_a_series_only_when_its_stage_moved(

@@ -207,6 +207,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self._leave(topic)
             raise _Refused(exc.code, exc.message, str(topic)) from None
         except Exception:
+            logger.exception("Live updates: %s could not be read for a subscriber.", topic)
             await self._leave(topic)
             raise _Refused.of(LiveErrorCode.UNAVAILABLE, str(topic)) from None
         if topic not in self.topics:
