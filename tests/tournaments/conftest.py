@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -16,7 +16,9 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.utils import translation
 
 from snapleague.celery import app as celery_app
+from tests.conftest import record_result, snapszer_win
 from tests.tournaments import hu_catalogue as catalogue
+from tournaments.models import GameKind, Player, Series
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,6 +37,18 @@ def hu_catalogue(settings: Any, tmp_path: Path) -> Iterator[None]:
     catalogue.install(settings, tmp_path)
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture
+def recorded_wrongly(make_series: Callable[..., Series], players: list[Player], referee: Any) -> Series:
+    """A best of 3 of Snapszer recorded Bence, Anna (wrongly: Bence won it), Bence: Bence 2-1 after
+    three games, where game 2 corrected to Bence decides it 2-0 and voids game 3."""
+    anna, bence = players[:2]
+    series = make_series([anna, bence], game=GameKind.SNAPSZER)
+    won = [snapszer_win(bence, anna), snapszer_win(anna, bence, 4), snapszer_win(bence, anna, 2)]
+    for number, result in enumerate(won, start=1):
+        record_result(user=referee, series_id=series.pk, game_number=number, result=result)
+    return series
 
 
 def _database_url() -> str:

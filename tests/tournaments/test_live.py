@@ -25,14 +25,14 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from snapleague.asgi import application
-from tests.conftest import record_result, snap_win
+from tests.conftest import record_result, snap_win, snapszer_win
 from tests.tournaments.live_sockets import ORIGIN, ask, opened, run, session, still_answers, until_version
 from tournaments.live import consumers
 from tournaments.live import watcher as watcher_module
 from tournaments.live.selectors import series_versions, stage_versions, topic_state_get
 from tournaments.live.topics import Topic, TopicKind, parse_topic
 from tournaments.live.watcher import _read, get_watcher
-from tournaments.models import GameKind, Player, Series, Stage, StageFormat, Tournament
+from tournaments.models import Player, Series, Stage, StageFormat, Tournament
 from tournaments.selectors import series_version_get, stage_version_get
 
 pytestmark = [
@@ -44,6 +44,23 @@ pytestmark = [
 @pytest.fixture(autouse=True)
 def _quick_watcher(settings: Any) -> None:
     settings.LIVE_WATCH_SECONDS = 0.02
+
+
+@pytest.fixture
+def table(make_series: Callable[..., Series], players: list[Player]) -> Series:
+    """A Snap table of four (Anna, Bence, Csilla, Dániel), no result yet."""
+    return make_series(players[:4])
+
+
+def topics(series: Series) -> tuple[str, str]:
+    return f"stage:{series.stage_id}", f"series:{series.pk}"
+
+
+async def record_game_1(referee: Any, series: Series, players: list[Player]) -> None:
+    """From the scenario: the referee records game 1 of the table (Anna wins)."""
+    await sync_to_async(record_result)(
+        user=referee, series_id=series.pk, game_number=1, result=snap_win(*players[:4])
+    )
 
 
 # --- The socket is the site's own ---------------------------------------------------------------
@@ -75,11 +92,10 @@ def test_ping_is_answered_with_pong() -> None:
 
 
 def test_a_subscriber_is_told_the_version_then_each_result_and_the_standings(
-    make_series: Callable[..., Series], players: list[Player], referee: Any
+    table: Series, players: list[Player], referee: Any
 ) -> None:
-    series = make_series(players[:4])
-    a, b, c, d = players[:4]
-    stage_topic, series_topic = f"stage:{series.stage_id}", f"series:{series.pk}"
+    series = table
+    stage_topic, series_topic = topics(series)
 
     async def scenario() -> None:
         communicator = await opened()
@@ -94,9 +110,7 @@ def test_a_subscriber_is_told_the_version_then_each_result_and_the_standings(
             "version": "0",
         }
         # A result (the standings follow on commit: Celery runs eagerly here).
-        await sync_to_async(record_result)(
-            user=referee, series_id=series.pk, game_number=1, result=snap_win(a, b, c, d)
-        )
+        await record_game_1(referee, series, players)
         pushed: dict[str, str] = {}
         while pushed != {stage_topic: "1.1", series_topic: "1"}:
             frame = await communicator.receive_json_from(timeout=10)
@@ -109,18 +123,12 @@ def test_a_subscriber_is_told_the_version_then_each_result_and_the_standings(
 
 
 def test_a_correction_that_voids_a_later_game_is_pushed(
-    make_series: Callable[..., Series], players: list[Player], referee: Any, organiser: Any
+    recorded_wrongly: Series, players: list[Player], organiser: Any
 ) -> None:
     """test_void.py's scenario: Bence, Anna (wrongly), Bence; game 2 corrected to Bence decides the
     series 2-0, so game 3 gets a void version. Two new versions: the series page's version 3 -> 5."""
     anna, bence = players[:2]
-    series = make_series([anna, bence], game=GameKind.SNAPSZER)
-
-    def win(winner: Player, loser: Player, loser_points: int) -> dict[str, Any]:
-        return {"score": {str(winner.pk): 7, str(loser.pk): loser_points}}
-
-    for number, result in enumerate([win(bence, anna, 3), win(anna, bence, 4), win(bence, anna, 2)], start=1):
-        record_result(user=referee, series_id=series.pk, game_number=number, result=result)
+    series = recorded_wrongly
     topic = f"series:{series.pk}"
 
     async def scenario() -> None:
@@ -130,7 +138,7 @@ def test_a_correction_that_voids_a_later_game_is_pushed(
             user=organiser,
             series_id=series.pk,
             game_number=2,
-            result=win(bence, anna, 4),
+            result=snapszer_win(bence, anna, 4),
             expected_version=1,
             reason="Bence won game 2",
             void_later_games=True,
@@ -142,11 +150,10 @@ def test_a_correction_that_voids_a_later_game_is_pushed(
 
 
 def test_unsubscribe_stops_the_pushes_of_that_topic_only(
-    make_series: Callable[..., Series], players: list[Player], referee: Any
+    table: Series, players: list[Player], referee: Any
 ) -> None:
-    series = make_series(players[:4])
-    a, b, c, d = players[:4]
-    stage_topic, series_topic = f"stage:{series.stage_id}", f"series:{series.pk}"
+    series = table
+    stage_topic, series_topic = topics(series)
 
     async def scenario() -> None:
         communicator = await opened()
@@ -156,9 +163,7 @@ def test_unsubscribe_stops_the_pushes_of_that_topic_only(
             "type": "unsubscribed",
             "topic": stage_topic,
         }
-        await sync_to_async(record_result)(
-            user=referee, series_id=series.pk, game_number=1, result=snap_win(a, b, c, d)
-        )
+        await record_game_1(referee, series, players)
         assert await until_version(communicator, series_topic, "1") == ["1"]
         assert await communicator.receive_nothing(timeout=0.3)  # no stage:… frame
         await communicator.disconnect()
@@ -167,11 +172,11 @@ def test_unsubscribe_stops_the_pushes_of_that_topic_only(
 
 
 def test_a_subscribe_after_a_change_answers_the_new_version_at_once(
-    make_series: Callable[..., Series], players: list[Player], referee: Any
+    table: Series, players: list[Player], referee: Any
 ) -> None:
     """The page was rendered at 0.0; by the time its socket subscribes, a result is in: the answer
     carries the new version, so the page catches up without waiting for a push."""
-    series = make_series(players[:4])
+    series = table
     record_result(user=referee, series_id=series.pk, game_number=1, result=snap_win(*players[:4]))
 
     async def scenario() -> None:
@@ -183,10 +188,8 @@ def test_a_subscribe_after_a_change_answers_the_new_version_at_once(
     run(scenario)
 
 
-def test_subscribing_twice_is_one_subscription(
-    make_series: Callable[..., Series], players: list[Player], referee: Any
-) -> None:
-    series = make_series(players[:4])
+def test_subscribing_twice_is_one_subscription(table: Series, players: list[Player], referee: Any) -> None:
+    series = table
     topic = f"series:{series.pk}"
 
     async def scenario() -> None:
@@ -194,9 +197,7 @@ def test_subscribing_twice_is_one_subscription(
         for _ in range(2):
             assert (await ask(communicator, {"type": "subscribe", "topic": topic}))["type"] == "subscribed"
         assert get_watcher().topics == {Topic(TopicKind.SERIES, series.pk)}
-        await sync_to_async(record_result)(
-            user=referee, series_id=series.pk, game_number=1, result=snap_win(*players[:4])
-        )
+        await record_game_1(referee, series, players)
         assert await until_version(communicator, topic, "1") == ["1"]  # once, not twice
         assert await communicator.receive_nothing(timeout=0.3)
         await ask(communicator, {"type": "unsubscribe", "topic": topic})
@@ -289,9 +290,9 @@ MALFORMED = [
 
 
 def test_malformed_frames_get_an_error_frame_and_the_socket_keeps_working(
-    make_series: Callable[..., Series], players: list[Player], referee: Any
+    table: Series, players: list[Player], referee: Any
 ) -> None:
-    series = make_series(players[:4])
+    series = table
     topic = f"series:{series.pk}"
 
     async def scenario() -> None:
@@ -306,9 +307,7 @@ def test_malformed_frames_get_an_error_frame_and_the_socket_keeps_working(
         await communicator.send_input({"type": "websocket.receive", "text": ""})  # an empty frame
         assert (await communicator.receive_json_from(timeout=5))["code"] == "malformed"
         # The subscription made before is untouched.
-        await sync_to_async(record_result)(
-            user=referee, series_id=series.pk, game_number=1, result=snap_win(*players[:4])
-        )
+        await record_game_1(referee, series, players)
         assert await until_version(communicator, topic, "1") == ["1"]
         await communicator.disconnect()
 
@@ -357,11 +356,11 @@ def test_a_connection_follows_a_bounded_number_of_topics(
 
 
 def test_a_flooding_socket_is_told_once_and_does_not_disturb_another(
-    monkeypatch: pytest.MonkeyPatch, make_series: Callable[..., Series], players: list[Player], referee: Any
+    monkeypatch: pytest.MonkeyPatch, table: Series, players: list[Player], referee: Any
 ) -> None:
     monkeypatch.setattr(consumers, "BURST", 5)
     monkeypatch.setattr(consumers, "REFILL_PER_SECOND", 0.001)
-    series = make_series(players[:4])
+    series = table
     topic = f"series:{series.pk}"
 
     async def scenario() -> None:
@@ -381,9 +380,7 @@ def test_a_flooding_socket_is_told_once_and_does_not_disturb_another(
         )
         assert await flood.receive_nothing(timeout=0.3)  # the rest dropped unread, unanswered
         await still_answers(calm)
-        await sync_to_async(record_result)(
-            user=referee, series_id=series.pk, game_number=1, result=snap_win(*players[:4])
-        )
+        await record_game_1(referee, series, players)
         assert await until_version(calm, topic, "1") == ["1"]
         await flood.disconnect()
         await calm.disconnect()
@@ -501,11 +498,11 @@ def test_the_watcher_stops_when_the_last_follower_leaves(
 def test_a_failed_reading_is_logged_once_and_the_change_is_pushed_on_the_next_good_one(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
-    make_series: Callable[..., Series],
+    table: Series,
     players: list[Player],
     referee: Any,
 ) -> None:
-    series = make_series(players[:4])
+    series = table
     topic = f"series:{series.pk}"
     real_read = watcher_module._read
     failing = {"on": False}
@@ -521,9 +518,7 @@ def test_a_failed_reading_is_logged_once_and_the_change_is_pushed_on_the_next_go
         communicator = await opened()
         await ask(communicator, {"type": "subscribe", "topic": topic})
         failing["on"] = True
-        await sync_to_async(record_result)(
-            user=referee, series_id=series.pk, game_number=1, result=snap_win(*players[:4])
-        )
+        await record_game_1(referee, series, players)
         assert await communicator.receive_nothing(timeout=0.3)  # several ticks fail meanwhile
         failing["on"] = False
         assert await until_version(communicator, topic, "1") == ["1"]
@@ -554,9 +549,9 @@ def test_a_tick_reads_the_stages_in_one_query_and_counts_a_series_only_when_its_
 
 
 def test_the_pushed_versions_are_the_ones_the_pages_and_their_pollers_show(
-    make_series: Callable[..., Series], players: list[Player], referee: Any
+    table: Series, players: list[Player], referee: Any
 ) -> None:
-    series = make_series(players[:4])
+    series = table
     record_result(user=referee, series_id=series.pk, game_number=1, result=snap_win(*players[:4]))
     Stage.objects.filter(pk=series.stage_id).update(results_version=2)  # a result in, standings behind
     anyone = Client().get("/").wsgi_request.user
