@@ -111,8 +111,9 @@ def one_connection_for_all_threads(transactional_db: None) -> Iterator[None]:
     """On SQLite's in-memory test database, every thread (a server's request threads, the live
     version watcher's thread) uses the test thread's connection, as Django's live server does for
     its request threads: separate connections to a shared-cache in-memory database lock each
-    other's tables ("database table is locked") instead of waiting. On a server database or an
-    SQLite file every thread has its own connection, as in production."""
+    other's tables ("database table is locked") instead of waiting. The price: another thread may
+    read what an open transaction has written so far. On a server database or an SQLite file every
+    thread has its own connection, as in production."""
     shared = connections[DEFAULT_DB_ALIAS]
     if shared.vendor != "sqlite" or not shared.is_in_memory_db():
         yield

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.test import Client
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
@@ -130,6 +130,7 @@ def test_a_correction_that_voids_a_later_game_is_pushed(
     anna, bence = players[:2]
     series = recorded_wrongly
     topic = f"series:{series.pk}"
+    one_connection = connection.vendor == "sqlite" and connection.is_in_memory_db()
 
     async def scenario() -> None:
         communicator = await opened()
@@ -143,7 +144,10 @@ def test_a_correction_that_voids_a_later_game_is_pushed(
             reason="Bence won game 2",
             void_later_games=True,
         )
-        assert await until_version(communicator, topic, "5") == ["5"]
+        pushed = await until_version(communicator, topic, "5")
+        # 3 -> 5 in one transaction. (On SQLite's in-memory database the watcher shares this
+        # thread's connection, so it may read inside the transaction, between its two rows.)
+        assert pushed in (["5"], ["4", "5"]) if one_connection else pushed == ["5"]
         await communicator.disconnect()
 
     run(scenario)

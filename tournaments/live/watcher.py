@@ -123,7 +123,10 @@ class VersionWatcher:
                     await self.tick()
         finally:
             self._task = None  # a watch() from here on starts a new task
-        await asyncio.get_running_loop().run_in_executor(_EXECUTOR, _close_connection)
+            # Give the thread's connection back (closed, or to the pool) while nobody follows
+            # anything, and when the loop shuts down and cancels this task: not awaited, so that it
+            # happens then too. A new task's first read queues behind it and reconnects.
+            _EXECUTOR.submit(_close_connection)
 
     async def tick(self) -> list[tuple[Topic, str]]:
         """Read every followed topic's version once and tell the followers of each one that moved.
