@@ -157,6 +157,11 @@ def snap_win(winner: Player, *out_first_to_last: Player) -> dict[str, Any]:
     return {"ending": "last_player_standing", "eliminated": [p.pk for p in out_first_to_last]}
 
 
+def snapszer_win(winner: Player, loser: Player, loser_points: int = 3) -> dict[str, Any]:
+    """A Snapszer match result by its score: ``winner`` to 7, ``loser`` to ``loser_points``."""
+    return {"score": {str(winner.pk): 7, str(loser.pk): loser_points}}
+
+
 def record_result(
     *, user: AnyUser, series_id: int, game_number: int, result: dict[str, Any], **kwargs: Any
 ) -> tuple[GameResult, bool]:
