@@ -20,6 +20,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -28,8 +29,8 @@ from games.online.owner import owner_ensure, owner_group, view_group
 from tournaments.live.consumers import Allowance, scope_language
 
 MAX_MESSAGE_CHARS = 2048
-BURST = 20
-REFILL_PER_SECOND = 5.0
+BURST = 20  # frames at once (a reconnect's resync and a few quick taps) ...
+REFILL_PER_SECOND = 5.0  # ... then this many a second: a person taps a card a second at most
 
 ERRORS = {
     "malformed": _(
@@ -45,7 +46,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.language = scope_language(self.scope)
-        self.allowance = Allowance(BURST, REFILL_PER_SECOND, BURST, time.monotonic())
+        burst, per_second = getattr(settings, "ONLINE_SOCKET_RATE", (BURST, REFILL_PER_SECOND))
+        self.allowance = Allowance(burst, per_second, burst, time.monotonic())
         self.flooding = False
         user = self.scope.get("user")
         user_id = user.pk if user is not None and user.is_authenticated else None

@@ -1,0 +1,117 @@
+"""Snapszer against a bot in headless Chromium, phone and desktop: create the table in the lobby,
+play the match to its end screen, its log and snapshots in the database, the deal verifiable.
+Two browser contexts play each other through an invitation link."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from games.models import GameLogEntry, GameSnapshot, OnlineGame
+from snapleague.chromium import CHROMIUM
+from tests.tournaments.test_browser import PHONE
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+SHOTS = "var/screenshots"
+
+
+@pytest.fixture(autouse=True)
+def _robot_speed(settings: Any) -> None:
+    """The test taps as fast as the pages answer (bots have no delay): faster than a person."""
+    settings.ONLINE_SOCKET_RATE = (1000, 1000.0)
+
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+
+def _logged_in(browser: Any, server: str, username: str, device: dict[str, Any]) -> Any:
+    context = browser.new_context(**device)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto(f"{server}/accounts/login/?next=/play/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "pw-for-tests-only")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/play/$"))
+    return page
+
+
+def _play_one(page: Any) -> bool:
+    """Make one move when it is this page's turn; False once the end screen shows."""
+    page.wait_for_function(
+        "() => !document.getElementById('ended').hidden ||"
+        " document.querySelector('#hand button.legal:not(:disabled), #actions button:not([data-action=declare]):not(:disabled)')"
+    )
+    if page.locator("#ended").is_visible():
+        return False
+    before = page.locator("#table").get_attribute("data-version")
+    card = page.locator("#hand button.legal:not(:disabled)")
+    if card.count():
+        card.first.click()
+    else:
+        page.locator("#actions button:not([data-action=declare]):not(:disabled)").first.click()
+    try:
+        page.wait_for_function(
+            "v => document.getElementById('table').dataset.version !== v || !document.getElementById('ended').hidden",
+            arg=before,
+        )
+    except Exception:
+        raise AssertionError(page.locator("#status").inner_text()) from None
+    return True
+
+
+@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_snapszer_match_against_a_bot_is_played_to_the_end(
+    server: str, browser: Any, make_user: Any, device: dict[str, Any], settings: Any
+) -> None:
+    make_user("anna")
+    page = _logged_in(browser, server, "anna", device)
+    name = "phone" if device is PHONE else "desktop"
+    page.screenshot(path=f"{SHOTS}/online-lobby-{name}.png", full_page=True)
+    page.select_option("#level", "random")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    page.wait_for_selector("#hand button.pcard")
+    page.screenshot(path=f"{SHOTS}/online-table-{name}.png", full_page=True)
+    moves = 0
+    while _play_one(page):
+        moves += 1
+        assert moves < 400
+    page.screenshot(path=f"{SHOTS}/online-ended-{name}.png", full_page=True)
+    game = OnlineGame.objects.get()
+    assert game.status == OnlineGame.Status.FINISHED
+    assert game.result is not None and game.result["winner"] in (0, 1)
+    ended = page.locator("#ended").inner_text()
+    assert ("won" in ended) == (game.result["winner"] == 0)
+    assert GameLogEntry.objects.filter(game=game, user__username="anna").count() == moves
+    assert GameLogEntry.objects.filter(game=game).count() == game.version
+    assert GameSnapshot.objects.filter(game=game).exists()
+    page.goto(f"{server}/play/{game.pk}/verify/")
+    assert page.locator("#checks").inner_text().count("✔") == 2
+    page.screenshot(path=f"{SHOTS}/online-verify-{name}.png", full_page=True)
+
+
+def test_two_people_play_each_other_through_an_invitation(server: str, browser: Any, make_user: Any) -> None:
+    make_user("anna")
+    make_user("bence")
+    anna = _logged_in(browser, server, "anna", PHONE)
+    anna.select_option("#opponent", "person")
+    anna.click("#new-table button[type=submit]")
+    anna.wait_for_url(re.compile(r"/play/\d+/$"))
+    invite = anna.locator("#waiting input").input_value()
+    bence = _logged_in(browser, server, "bence", DESKTOP)
+    bence.goto(invite)
+    bence.wait_for_selector("#hand button.pcard")
+    anna.wait_for_selector("#hand button.pcard")  # her page reloads once the table has started
+    for _ in range(6):  # a few moves each, whoever's turn it is
+        for page in (anna, bence):
+            if page.locator("#hand button.legal:not(:disabled)").count():
+                _play_one(page)
+    game = OnlineGame.objects.get()
+    users = set(GameLogEntry.objects.filter(game=game).values_list("user__username", flat=True))
+    assert users == {"anna", "bence"}
