@@ -27,6 +27,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import ActionCode, ActionError
+from games.engine.protocol import Engine
 from games.models import OnlineGame
 from games.online import services
 from games.online.bots import bot_move, bots_make
@@ -49,6 +50,19 @@ def view_group(game_id: int, seat: int | None) -> str:
 
 
 OWNERS: dict[int, GameOwner] = {}
+
+
+def view_frame(
+    engine: Engine, state: Any, version: int, seat: int | None, *, finished: bool = False
+) -> dict[str, Any]:
+    """The one frame that carries game state to a client: ``engine.observe(state, seat)`` and the
+    version it is at. Nothing else about the state ever leaves the owner (hidden information)."""
+    return {
+        "type": "view",
+        "version": version,
+        "finished": finished or engine.is_terminal(state),
+        "view": engine.observe(state, seat).to_dict(),
+    }
 
 
 def bot_delay() -> float:
@@ -198,13 +212,7 @@ class GameOwner:
     # --- frames -------------------------------------------------------------------------------
 
     def _view_frame(self, seat: int | None, finished: bool = False) -> dict[str, Any]:
-        view = self.engine.observe(self.state, seat)
-        return {
-            "type": "view",
-            "version": self.seq,
-            "finished": finished or self.engine.is_terminal(self.state),
-            "view": view.to_dict(),
-        }
+        return view_frame(self.engine, self.state, self.seq, seat, finished=finished)
 
     async def _broadcast(self, finished: bool = False) -> None:
         for seat in [*range(self.game.seat_count), None]:
