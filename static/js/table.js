@@ -26,7 +26,11 @@
     if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame));
   }
   function act(action) {
+    const sent = version;
     send({ type: "act", version: version, action: action });
+    // No answer within 3 s (the game's owner process died and its lease has not expired yet):
+    // ask again; the next request after the lease expires starts a new owner from snapshot + log.
+    setTimeout(() => { if (version === sent) send({ type: "resync", version: version }); }, 3000);
     for (const b of root.querySelectorAll("button.pcard, #actions button")) b.disabled = true;
   }
 
