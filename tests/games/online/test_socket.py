@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
@@ -62,6 +63,25 @@ async def play(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb:
     return await both_views(a, b)
 
 
+Body = Callable[[WebsocketCommunicator, WebsocketCommunicator, dict, dict], Awaitable[None]]
+
+
+def at_table(duel: tuple[OnlineGame, Any, Any], body: Body) -> None:
+    """Run ``body(anna's socket, bence's socket, her view, his view)`` at the duel's table, then
+    stop the owner."""
+    game, anna, bence = duel
+
+    async def scenario() -> None:
+        a, b = await opened(game.pk, anna), await opened(game.pk, bence)
+        fa, fb = await both_views(a, b)
+        try:
+            await body(a, b, fa, fb)
+        finally:
+            await owners_stop()
+
+    run(scenario)
+
+
 async def quiet(communicator: WebsocketCommunicator) -> None:
     assert await communicator.receive_nothing(timeout=0.2)
 
@@ -98,20 +118,15 @@ def test_each_seat_gets_its_own_view_and_a_spectator_sees_no_hand(duel: Any) -> 
     ids=["not-json", "not-object", "unknown-type", "version-not-int", "no-action", "oversized"],
 )
 def test_a_bad_frame_gets_an_error_frame_and_disturbs_nobody(duel: Any, frame: Any, code: str) -> None:
-    game, anna, bence = duel
-
-    async def scenario() -> None:
-        a, b = await opened(game.pk, anna), await opened(game.pk, bence)
-        fa, fb = await both_views(a, b)
+    async def body(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> None:
         await send(a, frame)
         error = await receive(a)
         assert error["type"] == "error" and error["code"] == code and error["message"], error
         await quiet(b)
         fa, fb = await play(a, b, fa, fb)  # the game goes on
         assert fa["version"] == 1
-        await owners_stop()
 
-    run(scenario)
+    at_table(duel, body)
 
 
 def test_refused_actions_get_the_translated_reason_and_the_current_version(duel: Any) -> None:
@@ -161,11 +176,9 @@ def test_refused_actions_get_the_translated_reason_and_the_current_version(duel:
 
 
 def test_ping_resync_and_a_reconnect_get_the_current_view(duel: Any) -> None:
-    game, anna, bence = duel
+    game, anna, _ = duel
 
-    async def scenario() -> None:
-        a, b = await opened(game.pk, anna), await opened(game.pk, bence)
-        fa, fb = await both_views(a, b)
+    async def body(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> None:
         await send(a, {"type": "ping", "t": 12.5})
         assert await receive(a) == {"type": "pong", "t": 12.5}
         for _ in range(3):
@@ -176,9 +189,8 @@ def test_ping_resync_and_a_reconnect_get_the_current_view(duel: Any) -> None:
         assert fresh == fa and fresh["version"] == 3
         await send(again, {"type": "resync", "version": 1})
         assert await receive(again) == fresh
-        await owners_stop()
 
-    run(scenario)
+    at_table(duel, body)
 
 
 def test_a_foreign_origin_is_refused(duel: Any) -> None:
@@ -195,11 +207,7 @@ def test_a_foreign_origin_is_refused(duel: Any) -> None:
 
 
 def test_a_flooding_socket_is_told_once_and_the_other_seat_plays_on(duel: Any) -> None:
-    game, anna, bence = duel
-
-    async def scenario() -> None:
-        a, b = await opened(game.pk, anna), await opened(game.pk, bence)
-        _fa, _fb = await both_views(a, b)
+    async def body(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> None:
         for _ in range(60):
             await send(a, {"type": "ping"})
         answers = []
@@ -208,9 +216,8 @@ def test_a_flooding_socket_is_told_once_and_the_other_seat_plays_on(duel: Any) -
         assert [f["code"] for f in answers if f["type"] == "error"] == ["flooding"]
         assert sum(f["type"] == "pong" for f in answers) < 60
         await quiet(b)
-        await owners_stop()
 
-    run(scenario)
+    at_table(duel, body)
 
 
 @hsettings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -234,11 +241,9 @@ def test_a_flooding_socket_is_told_once_and_the_other_seat_plays_on(duel: Any) -
     )
 )
 def test_fuzz_random_frames_never_crash_the_socket_or_disturb_the_game(duel: Any, frames: list[str]) -> None:
-    game, anna, bence = duel
+    game = duel[0]
 
-    async def scenario() -> None:
-        a, b = await opened(game.pk, anna), await opened(game.pk, bence)
-        fa, fb = await both_views(a, b)
+    async def body(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> None:
         for frame in frames:
             await send(a, frame)
         while not await a.receive_nothing(timeout=0.1):
@@ -252,18 +257,15 @@ def test_fuzz_random_frames_never_crash_the_socket_or_disturb_the_game(duel: Any
         while (fb := await receive(b))["version"] != version:
             pass
         await play(a, b, fa, fb)
-        await owners_stop()
 
-    run(scenario)
+    at_table(duel, body)
 
 
 def test_a_dead_owners_game_is_taken_over_from_snapshot_and_log(duel: Any, monkeypatch: Any) -> None:
-    game, anna, bence = duel
+    game = duel[0]
     monkeypatch.setattr(services, "SNAPSHOT_EVERY", 3)
 
-    async def scenario() -> None:
-        a, b = await opened(game.pk, anna), await opened(game.pk, bence)
-        fa, fb = await both_views(a, b)
+    async def body(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> None:
         for _ in range(7):
             fa, fb = await play(a, b, fa, fb)
         # the owner's process dies: its task is gone, its lease row still names it until it expires
@@ -278,9 +280,8 @@ def test_a_dead_owners_game_is_taken_over_from_snapshot_and_log(duel: Any, monke
         fa, fb = await play(a, b, fa, fb)
         assert fa["version"] == 8
         assert OWNERS[game.pk] is not owner
-        await owners_stop()
 
-    run(scenario)
+    at_table(duel, body)
     rows = list(GameLogEntry.objects.filter(game=game).values_list("seq", flat=True))
     assert rows == list(range(1, 9))
     assert game.snapshots.filter(seq=6).exists()
