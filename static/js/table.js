@@ -112,7 +112,12 @@
     ws.onopen = () => { retry = 500; if (version !== null) send({ type: "resync", version: version }); };
     ws.onmessage = (e) => {
       const frame = JSON.parse(e.data);
-      if (frame.type === "view") { root.dataset.version = frame.version; render(frame); }
+      if (frame.type === "view") {
+        // Frames may arrive out of order across a multi-process layer: an older view is dropped.
+        if (version !== null && frame.version < version) return;
+        root.dataset.version = frame.version;
+        render(frame);
+      }
       else if (frame.type === "error") {
         $("status").textContent = frame.message;
         // A refused move: ask for the current view again (the buttons come back with it).

@@ -41,20 +41,29 @@ def _logged_in(browser: Any, server: str, username: str, device: dict[str, Any])
     return page
 
 
-def _play_one(page: Any) -> bool:
-    """Make one move when it is this page's turn; False once the end screen shows."""
+def _play_one(page: Any) -> int | None:
+    """Make one move when it is this page's turn: the number of moves made (0 or 1), None once
+    the end screen shows."""
     page.wait_for_function(
         "() => !document.getElementById('ended').hidden ||"
         " document.querySelector('#hand button.legal:not(:disabled), #actions button:not([data-action=declare]):not(:disabled)')"
     )
     if page.locator("#ended").is_visible():
-        return False
-    before = page.locator("#table").get_attribute("data-version")
-    card = page.locator("#hand button.legal:not(:disabled)")
-    if card.count():
-        card.first.click()
-    else:
-        page.locator("#actions button:not([data-action=declare]):not(:disabled)").first.click()
+        return None
+    # One step in the page (a view frame may re-render the table between two Playwright calls):
+    # click the first legal card, else the first action that is not a declaration.
+    before = page.evaluate(
+        """() => {
+        const el = document.querySelector('#hand button.legal:not(:disabled)') ||
+                   document.querySelector('#actions button:not([data-action=declare]):not(:disabled)');
+        if (!el) return null;
+        const v = document.getElementById('table').dataset.version;
+        el.click();
+        return v;
+    }"""
+    )
+    if before is None:  # re-rendered between the wait and the click: look again
+        return 0
     try:
         page.wait_for_function(
             "v => document.getElementById('table').dataset.version !== v || !document.getElementById('ended').hidden",
@@ -62,7 +71,7 @@ def _play_one(page: Any) -> bool:
         )
     except Exception:
         raise AssertionError(page.locator("#status").inner_text()) from None
-    return True
+    return 1
 
 
 @pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -79,8 +88,8 @@ def test_a_snapszer_match_against_a_bot_is_played_to_the_end(
     page.wait_for_selector("#hand button.pcard")
     page.screenshot(path=f"{SHOTS}/online-table-{name}.png", full_page=True)
     moves = 0
-    while _play_one(page):
-        moves += 1
+    while (made := _play_one(page)) is not None:
+        moves += made
         assert moves < 400
     page.screenshot(path=f"{SHOTS}/online-ended-{name}.png", full_page=True)
     game = OnlineGame.objects.get()
@@ -88,7 +97,8 @@ def test_a_snapszer_match_against_a_bot_is_played_to_the_end(
     assert game.result is not None and game.result["winner"] in (0, 1)
     ended = page.locator("#ended").inner_text()
     assert ("won" in ended) == (game.result["winner"] == 0)
-    assert GameLogEntry.objects.filter(game=game, user__username="anna").count() == moves
+    # each of her taps is logged, unless the page sent it on a view already outdated (refused stale)
+    assert 0 < GameLogEntry.objects.filter(game=game, user__username="anna").count() <= moves
     assert GameLogEntry.objects.filter(game=game).count() == game.version
     assert GameSnapshot.objects.filter(game=game).exists()
     page.goto(f"{server}/play/{game.pk}/verify/")
