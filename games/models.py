@@ -29,9 +29,12 @@ class OnlineGame(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    tournament_game = models.ForeignKey(
-        "tournaments.Game", null=True, blank=True, on_delete=models.PROTECT, related_name="online_games"
+    # The tournament series game it is (games/online/series.py); ``players[seat]`` is its player.
+    series = models.ForeignKey(
+        "tournaments.Series", null=True, blank=True, on_delete=models.PROTECT, related_name="online_games"
     )
+    game_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    players = models.JSONField(default=list, blank=True)
     # Fair dealing: SHA-256 of the server seed, shown before the deal; the seed itself after the end.
     server_seed_hash = models.CharField(_("server seed commitment (SHA-256)"), max_length=64, blank=True)
     server_seed = models.CharField(_("server seed (revealed at the end)"), max_length=64, blank=True)

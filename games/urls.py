@@ -10,4 +10,5 @@ urlpatterns = [
     path("join/<str:token>/", views.join, name="join"),
     path("<int:game_id>/", views.table, name="table"),
     path("<int:game_id>/verify/", views.verify, name="verify"),
+    path("series/<int:series_id>/", views.series_play, name="series_play"),
 ]

@@ -17,6 +17,7 @@ from games.engine.sixtysix.bots import BOT_NAMES
 from games.engine.sixtysix.game import deal_for, game_rules
 from games.engine.sixtysix.rules import PROFILES
 from games.models import OnlineGame
+from games.online.series import series_game_play
 from games.online.services import deal_seed, seat_join, table_create
 from snapleague.errors import ApplicationError
 
@@ -69,6 +70,18 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         messages.error(request, str(error.message))
         return redirect("games:lobby")
     return redirect("games:table", seat.game_id)
+
+
+@login_required
+@require_POST
+def series_play(request: HttpRequest, series_id: int) -> HttpResponse:
+    """A seated player's "Play": the series' next game online (started, or the one in play)."""
+    try:
+        game = series_game_play(user=request.user, series_id=series_id)
+    except ApplicationError as error:
+        messages.error(request, str(error.message))
+        return redirect("tournaments:series", series_id)
+    return redirect("games:table", game.pk)
 
 
 def _names(game: OnlineGame) -> list[str]:

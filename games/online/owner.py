@@ -205,7 +205,7 @@ class GameOwner:
     async def _finish(self) -> None:
         result = self.engine.result(self.state)
         await database_sync_to_async(services.finish)(
-            game_id=self.game_id, result=result.to_dict() if result is not None else {}
+            game_id=self.game_id, result=result.to_dict() if result is not None else {}, engine_result=result
         )
         await self._broadcast(finished=True)
 

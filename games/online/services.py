@@ -225,8 +225,9 @@ def log_append(
 
 
 @transaction.atomic
-def finish(*, game_id: int, result: Mapping[str, Any]) -> None:
-    """The end: the result stored and the server seed revealed (anyone may now verify the deal)."""
+def finish(*, game_id: int, result: Mapping[str, Any], engine_result: Any = None) -> None:
+    """The end: the result stored and the server seed revealed (anyone may now verify the deal);
+    a tournament series game's result recorded by the result service, source = engine."""
     game = _locked(game_id)
     if game.status == OnlineGame.Status.FINISHED:
         return
@@ -235,3 +236,6 @@ def finish(*, game_id: int, result: Mapping[str, Any]) -> None:
     game.result = dict(result)
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "server_seed", "result", "finished_at"])
+    from games.online.series import series_result_record  # series imports this module
+
+    series_result_record(game, engine_result)

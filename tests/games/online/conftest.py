@@ -25,6 +25,13 @@ def _no_bot_delay(settings: Any) -> Iterator[None]:
     OWNERS.clear()
 
 
+@pytest.fixture
+def robot_speed(settings: Any) -> None:
+    """A test that plays as fast as the frames come back is faster than the rate limit allows a
+    person (BURST, REFILL_PER_SECOND)."""
+    settings.ONLINE_SOCKET_RATE = (1000, 1000.0)
+
+
 async def opened(game_id: int, *headers: tuple[bytes, bytes]) -> WebsocketCommunicator:
     sent = list(headers)
     if not any(name == b"origin" for name, _ in sent):

@@ -17,13 +17,8 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SHOTS = "var/screenshots"
 
 
-@pytest.fixture(autouse=True)
-def _robot_speed(settings: Any) -> None:
-    """The test taps as fast as the pages answer (bots have no delay): faster than a person."""
-    settings.ONLINE_SOCKET_RATE = (1000, 1000.0)
-
-
 pytestmark = [
+    pytest.mark.usefixtures("robot_speed"),
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
 ]
