@@ -25,7 +25,8 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games.models import OnlineGame
-from games.online.owner import owner_ensure, owner_group, view_group
+from games.online.owner import owner_ensure, owner_group, view_frame, view_group
+from games.online.services import engine_of, state_load
 from tournaments.live.consumers import Allowance, scope_language
 
 MAX_MESSAGE_CHARS = 2048
@@ -107,7 +108,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._to_owner("game.act", version=version, action=action)
 
     async def _to_owner(self, kind: str, **fields: Any) -> None:
-        if await owner_ensure(self.game_id) is None and kind == "game.act":
+        owned = await owner_ensure(self.game_id) is not None
+        if not owned and kind == "game.hello" and await self._finished_view():
+            return
+        if not owned and kind == "game.act":
             started = await database_sync_to_async(
                 lambda: OnlineGame.objects.filter(pk=self.game_id, status=OnlineGame.Status.PLAYING).exists()
             )()
@@ -124,6 +128,21 @@ class GameConsumer(AsyncWebsocketConsumer):
                 **fields,
             },
         )
+
+    async def _finished_view(self) -> bool:
+        """A finished game has no owner: its last view is read from snapshot + log here."""
+
+        def read() -> dict[str, Any] | None:
+            game = OnlineGame.objects.filter(pk=self.game_id, status=OnlineGame.Status.FINISHED).first()
+            if game is None:
+                return None
+            state, version = state_load(game)
+            return view_frame(engine_of(game), state, version, self.seat, finished=True)
+
+        frame = await database_sync_to_async(read)()
+        if frame is not None:
+            await self._send(frame)
+        return frame is not None
 
     async def game_frame(self, event: dict[str, Any]) -> None:
         await self._send(event["frame"])

@@ -60,7 +60,7 @@ def view_frame(
     return {
         "type": "view",
         "version": version,
-        "finished": finished or engine.is_terminal(state),
+        "finished": finished,  # True only once the end is stored (the result, the revealed seed)
         "view": engine.observe(state, seat).to_dict(),
     }
 

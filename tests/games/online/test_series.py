@@ -26,6 +26,14 @@ def on_move(frame: dict[str, Any]) -> list[dict[str, Any]]:
     return [a for a in frame["view"]["hand"].get("legal_actions", []) if a["type"] != "declare"]
 
 
+async def at_version(socket: Any, version: int) -> dict[str, Any]:
+    """The view of ``version`` (across processes a late reply of an older version may come first)."""
+    while (frame := await receive(socket))["version"] < version:
+        pass
+    assert frame["version"] == version, frame
+    return frame
+
+
 def test_a_series_game_is_played_online_and_recorded_by_the_engine(
     make_series: Any, players: list[Any], player_user: Any, make_user: Any
 ) -> None:
@@ -48,13 +56,19 @@ def test_a_series_game_is_played_online_and_recorded_by_the_engine(
         sockets = [await opened(game.pk, cookie) for cookie in cookies]
         frames = [await receive(s) for s in sockets]
         while not frames[0]["finished"]:
+            if not on_move(frames[0]) and not on_move(frames[1]):  # the match is over: its end comes next
+                frames = [await receive(s) for s in sockets]
+                continue
             seat = 0 if on_move(frames[0]) else 1
             await send(
                 sockets[seat],
                 {"type": "act", "version": frames[seat]["version"], "action": on_move(frames[seat])[0]},
             )
-            frames = [await receive(s) for s in sockets]
+            frames = [await at_version(s, frames[seat]["version"] + 1) for s in sockets]
         await owners_stop()
+        later = await opened(game.pk)  # a finished game has no owner: a spectator's end is read back
+        end = await receive(later)
+        assert end["finished"] and end["version"] == frames[0]["version"] and end["view"]["seat"] is None
 
     run(scenario)
     game.refresh_from_db()
