@@ -11,9 +11,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.routing import websocket_urlpatterns as game_urlpatterns  # noqa: E402
 from tournaments.live.routing import websocket_urlpatterns as live_urlpatterns  # noqa: E402
 
-websocket_urlpatterns = [*live_urlpatterns]
+websocket_urlpatterns = [*live_urlpatterns, *game_urlpatterns]
 
 application = ProtocolTypeRouter(
     {

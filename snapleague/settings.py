@@ -210,6 +210,9 @@ STANDINGS_RECONCILE_SECONDS = float(os.environ.get("STANDINGS_RECONCILE_SECONDS"
 # "live": live pages. Each web process's version watcher reads the database and tells that process's
 # own sockets (tournaments/live/watcher.py; docs/architecture.md, "Live updates"), so this layer is
 # always in memory, in both set-ups. Group memberships end with their connection, not by age.
+# Online play: seconds a bot waits before its move (a human pace; tests set 0).
+ONLINE_BOT_DELAY = float(os.environ.get("ONLINE_BOT_DELAY", "0.7"))
+
 CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "")
 LIVE_CHANNEL_LAYER = "live"
 CHANNEL_LAYERS = {

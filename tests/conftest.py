@@ -5,10 +5,12 @@ from __future__ import annotations
 import itertools
 import secrets
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from snapleague.celery import app as celery_app
 from snapleague.users import Account, AnyUser
@@ -176,3 +178,26 @@ def record_result(
         result=target.parse(result),
         **kwargs,
     )
+
+
+@pytest.fixture
+def one_connection_for_all_threads(transactional_db: None) -> Iterator[None]:
+    """On SQLite's in-memory test database, every thread (a server's request threads, the live
+    version watcher's thread) uses the test thread's connection, as Django's live server does for
+    its request threads: separate connections to a shared-cache in-memory database lock each
+    other's tables ("database table is locked") instead of waiting. The price: another thread may
+    read what an open transaction has written so far. On a server database or an SQLite file every
+    thread has its own connection, as in production."""
+    shared = connections[DEFAULT_DB_ALIAS]
+    if shared.vendor != "sqlite" or not shared.is_in_memory_db():
+        yield
+        return
+    shared.ensure_connection()
+    own = connections._connections
+    connections._connections = SimpleNamespace(**{DEFAULT_DB_ALIAS: shared})
+    shared.inc_thread_sharing()
+    try:
+        yield
+    finally:
+        connections._connections = own
+        shared.dec_thread_sharing()

@@ -7,12 +7,11 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 from django.utils import translation
 
 from snapleague.celery import app as celery_app
@@ -104,26 +103,3 @@ def worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
             process.kill()
         log.close()
         print((tmp_path / "worker.log").read_text()[-3000:])
-
-
-@pytest.fixture
-def one_connection_for_all_threads(transactional_db: None) -> Iterator[None]:
-    """On SQLite's in-memory test database, every thread (a server's request threads, the live
-    version watcher's thread) uses the test thread's connection, as Django's live server does for
-    its request threads: separate connections to a shared-cache in-memory database lock each
-    other's tables ("database table is locked") instead of waiting. The price: another thread may
-    read what an open transaction has written so far. On a server database or an SQLite file every
-    thread has its own connection, as in production."""
-    shared = connections[DEFAULT_DB_ALIAS]
-    if shared.vendor != "sqlite" or not shared.is_in_memory_db():
-        yield
-        return
-    shared.ensure_connection()
-    own = connections._connections
-    connections._connections = SimpleNamespace(**{DEFAULT_DB_ALIAS: shared})
-    shared.inc_thread_sharing()
-    try:
-        yield
-    finally:
-        connections._connections = own
-        shared.dec_thread_sharing()
