@@ -123,7 +123,7 @@ class StandingsErrorCode(TournamentErrorCode):
     DUPLICATE_ENTRANT = "duplicate_entrant", ("players",)  # the same problem as the pairings'
     INVALID_SERIES = "invalid_series", ("series", "series_code", "game_index", "players")  # seat order
     SERIES_PLAYERS = "series_players", ("series", "players")  # stage_standings: 2-6 different entrants
-    INVALID_SERIES_RESULT = "invalid_series_result", ("series", "placings")  # a given result
+    INVALID_SERIES_RESULT = "invalid_series_result", ("series", "result")  # a given result
 
 
 class StandingsError(TournamentInputError):
@@ -304,7 +304,7 @@ def stage_standings(
             raise StandingsError(
                 StandingsErrorCode.INVALID_SERIES_RESULT,
                 "The result does not rank the players of the series.",
-                {"series": index, "placings": [repr(p) for p in record.result]},
+                {"series": index, "result": ["—" if p is None else repr(p) for p in record.result]},
             )
 
     return _stage_rank(

@@ -41,7 +41,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from tournaments.formats.round_robin import PlayerId, seeded_order
 from tournaments.problems import TournamentErrorCode, TournamentInputError
@@ -106,11 +106,12 @@ class FormatErrorCode(TournamentErrorCode):
     TABLES_NOT_FOR_GAME = "tables_not_for_game", ("field", "game")
     NOT_AN_ENTRANT = "not_an_entrant", ("field", "players")
     UNKNOWN_SERIES = "unknown_series", ("series",)
-    INVALID_RESULT = "invalid_result", ("series", "placings")
-    TIED_AT_CUT = "tied_at_cut", ("series", "placings", "advance")
+    INVALID_RESULT = "invalid_result", ("series", "result")
+    TIED_AT_CUT = "tied_at_cut", ("series", "result", "advance")
     STANDINGS_NOT_THE_GROUP = "standings_not_the_group", ("group", "players")
     ROUND_ALREADY_GENERATED = "round_already_generated", ("round",)
     ROUND_NOT_DUE = "round_not_due", ("round", "waiting")
+    ROUND_NOT_NEXT = "round_not_next", ("round", "next")
     NO_MORE_ROUNDS = "no_more_rounds", ("round", "rounds")
     NO_PAIRING_WITHOUT_REMATCH = "no_pairing_without_rematch", ("field", "round")
 
@@ -213,6 +214,7 @@ class StageState:
         return {s.key: (rnd, s) for rnd in self.rounds for s in rnd.series}
 
 
+@runtime_checkable
 class Format(Protocol):
     """One stage format (the registry's pure half). Every method is pure and deterministic."""
 
@@ -356,7 +358,8 @@ def default_swiss_rounds(entrants: int) -> int:
 
 
 def stage_entrants(state: StageState, options: Mapping[str, object]) -> tuple[PlayerId, ...]:
-    """The entrants in the stage's seeding order, without those withdrawn from round 1.
+    """The entrants in the stage's seeding order, without those withdrawn from round 1 (once round
+    1 is published: the players drawn into it).
 
     Raises PairingError("duplicate_entrant") and FormatError("not_an_entrant") for a withdrawal
     or handed-in standing naming someone who is not entered.
@@ -372,7 +375,12 @@ def stage_entrants(state: StageState, options: Mapping[str, object]) -> tuple[Pl
             "A withdrawal names a player who is not entered.",
             {"field": "withdrawals", "players": strangers},
         )
-    present = [p for p in players if not state.withdrawn(p, 1)]
+    if state.rounds:  # the draw is made: a withdrawal from round 1 recorded since changes nothing
+        first = state.rounds[0]
+        drawn = {p for s in first.series for p in s.players} | set(first.byes)
+        present = [p for p in players if p in drawn]
+    else:
+        present = [p for p in players if not state.withdrawn(p, 1)]
     if options.get("seeding") == Seeding.RANDOM:
         return seeded_order(present, state.seed)
     return tuple(present)
@@ -410,7 +418,7 @@ def checked_results(state: StageState, *, draws: bool) -> dict[str, tuple[int | 
             raise FormatError(
                 FormatErrorCode.INVALID_RESULT,
                 "The placings do not rank the players of the series.",
-                {"series": key, "placings": [repr(p) for p in placings]},
+                {"series": key, "result": [_shown(p) for p in placings]},
             )
         cut = series.advance or (0 if draws else 1)
         ranked = sorted(places)
@@ -418,7 +426,7 @@ def checked_results(state: StageState, *, draws: bool) -> dict[str, tuple[int | 
             raise FormatError(
                 FormatErrorCode.TIED_AT_CUT,
                 "Players are tied across the places that go on; break the tie with the table's standings.",
-                {"series": key, "placings": [repr(p) for p in placings], "advance": cut},
+                {"series": key, "result": [_shown(p) for p in placings], "advance": cut},
             )
         checked[key] = placings
     return checked
@@ -483,8 +491,9 @@ def generate_request(
     """``due`` after checking an explicit request for round ``round_number`` (None: no request).
 
     ``waiting`` are the undecided series the next round waits for. Raises FormatError:
-    "round_already_generated", "round_not_due" (the round before is undecided, or the request skips
-    a round), "no_more_rounds" (nothing is waited for and nothing is due: the stage is over).
+    "round_already_generated", "round_not_due" (the round before is undecided), "round_not_next"
+    (the request skips a round), "no_more_rounds" (nothing is waited for and nothing is due: the
+    stage is over).
     """
     if round_number is None:
         return due
@@ -497,7 +506,13 @@ def generate_request(
         )
     if due and due[0].number == round_number:
         return due
-    if not due and not waiting:
+    if due:
+        raise FormatError(
+            FormatErrorCode.ROUND_NOT_NEXT,
+            f"The next round is {due[0].number}, not {round_number}.",
+            {"round": round_number, "next": due[0].number},
+        )
+    if not waiting:
         raise FormatError(
             FormatErrorCode.NO_MORE_ROUNDS,
             "The stage has no more rounds.",
@@ -557,3 +572,8 @@ def rounds_from_json(text: str) -> tuple[PlannedRound, ...]:
         )
         for rnd in json.loads(text)
     )
+
+
+def _shown(place: object) -> str:
+    """A placing as a person reads it in a message: a dash for nobody."""
+    return "—" if place is None else repr(place)
