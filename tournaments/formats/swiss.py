@@ -13,13 +13,15 @@ How a round is paired (decisions also in docs/formats.md)
   else can still be paired without a rematch.
 - Pairing is a maximum-weight matching (networkx ``max_weight_matching`` with maximum
   cardinality; no edge between players who met). Edge weights encode, in strict priority:
-  players floated down from a higher score group are paired; the squared score difference of the
-  pair is small; the lowest-ranked player of an odd pool is the one who floats down; first-dealer
-  balance (nobody's seat-0 minus seat-1 count drifts, nobody sits in the same seat three times in
-  a row); and, inside a score group, the top half meets the bottom half (1 v n/2+1, as FIDE's Dutch
-  system starts).
-- Score groups are paired from the top. A pool (the group plus the players floated down into it)
-  of more than ``BLOCK`` players is paired in chunks that keep the top-half/bottom-half pairing
+  players floated down from a higher score group are paired; FIDE's colour rules for the first
+  dealer (nobody deals first three times more than second, or the other way round, and nobody
+  sits in the same seat three times in a row); the squared score difference of the pair is small;
+  the lowest-ranked player of an odd pool is the one who floats down; the first-dealer balance
+  (squared seat-0 minus seat-1 count); and, inside a score group, the top half meets the bottom
+  half (1 v n/2+1, as FIDE's Dutch system starts).
+- A field of at most ``BLOCK`` players is paired in one matching (a global optimum of the
+  priorities above). A larger field is paired by score groups from the top. A pool (the group plus
+  the players floated down into it) of more than ``BLOCK`` players is paired in chunks that keep the top-half/bottom-half pairing
   (chunk c holds the c-th slice of each half); a chunk's unpaired players join the next chunk, a
   group's float down. This keeps each matching small (the matching is cubic in its pool), so a
   1,024-player round pairs in about a second (benchmarks/formats_pairing.py).
@@ -70,11 +72,12 @@ BLOCK = 64  # the largest pool matched at once
 BYE_POINTS = {"win": 2, "draw": 1, "nothing": 0}  # in half points
 
 # Weight scales, each above anything the lower ones can add up to in a pool of BLOCK players.
-_CARRIED = 10**19  # a player floated down is paired
+_CARRIED = 10**22  # a player floated down is paired
+_SEAT_RULE = 10**19  # per player dealing first (or second) 3 times more, or 3 times in a row
 _SCORE = 10**13  # per (half-point difference) squared
 _RANK = 10**8  # per rank step: the lowest-ranked floats
 _DEALER = 10**4  # per unit of seat imbalance
-_BASE = 10**21
+_BASE = 10**24
 
 
 @dataclass(slots=True)
@@ -174,6 +177,9 @@ def _pair_all(
     for group in groups:
         for i, p in enumerate(group):
             position[p] = (i, len(group))
+    if len(ranked) <= block:  # small enough to pair the whole field at once: a global optimum
+        matched, left = _match(ranked, set(), history, position)
+        return None if left else matched
     pairs: list[tuple[PlayerId, PlayerId]] = []
     carry: list[PlayerId] = []
     for group in groups:
@@ -233,7 +239,7 @@ def _match(
                 + _CARRIED * ((a in carried) + (b in carried))
                 - _SCORE * difference * difference
                 + _RANK * (2 * size - i - j)
-                - _DEALER * _seat_penalty(history.seats[a], history.seats[b])
+                - _seat_penalty(history.seats[a], history.seats[b])
                 - halves
             )
             graph.add_edge(i, j, weight=weight)
@@ -244,10 +250,13 @@ def _match(
 
 
 def _cost(seats: list[int], seat: int) -> int:
-    """How bad sitting in ``seat`` next is for a player with these past seats."""
+    """How bad sitting in ``seat`` next is for a player with these past seats: the squared seat
+    imbalance after it (weighted ``_DEALER``), plus ``_SEAT_RULE`` when it breaks FIDE's colour
+    rules (an imbalance of 3, or the same seat three times in a row)."""
     balance = seats.count(0) - seats.count(1) + (1 if seat == 0 else -1)
     third_in_a_row = len(seats) >= 2 and seats[-1] == seats[-2] == seat
-    return balance * balance + (4 if third_in_a_row else 0)
+    broken = (abs(balance) >= 3) + third_in_a_row
+    return _SEAT_RULE * broken + _DEALER * balance * balance
 
 
 def _seat_penalty(a: list[int], b: list[int]) -> int:

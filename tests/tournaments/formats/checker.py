@@ -118,7 +118,7 @@ def check(record: Mapping[str, Any]) -> None:
 
 def _first_withdrawals(record: Mapping[str, Any]) -> dict[Player, int]:
     rounds = record["rounds"]
-    return _withdrawals(rounds[0]["known"]["withdrawals"]) if rounds else {}
+    return _withdrawals(rounds[0]["known"]["withdrawals"] if rounds else record["withdrawals"])
 
 
 def snake_lines(items: Sequence[Player], count: int) -> list[list[Player]]:
@@ -207,6 +207,51 @@ def _pairable(players: frozenset[Player], met: frozenset[frozenset[Player]]) -> 
     )
 
 
+def seat_rule_breaks(seats: Sequence[int], seat: int) -> int:
+    """FIDE's colour rules for the first dealer, read for seat 0: does sitting in ``seat`` next
+    leave a player 3 first-dealer series above (or below) their second-seat ones, or in the same
+    seat for the third time in a row? (0, 1 or 2 rules broken)"""
+    balance = sum(1 if x == 0 else -1 for x in seats) + (1 if seat == 0 else -1)
+    return (abs(balance) >= 3) + (len(seats) >= 2 and seats[-1] == seats[-2] == seat)
+
+
+def best_pairing_cost(
+    players: Sequence[Player],
+    score: Mapping[Player, int],
+    met: frozenset[frozenset[Player]],
+    seats: Mapping[Player, Sequence[int]],
+) -> tuple[int, int] | None:
+    """The least (seat rules broken, sum of squared score differences) of any rematch-free
+    pairing of ``players`` (an even number); None when there is none. Exhaustive: small fields."""
+    order = list(players)
+
+    def pair_cost(a: Player, b: Player) -> tuple[int, int]:
+        breaks = min(
+            seat_rule_breaks(seats[a], 0) + seat_rule_breaks(seats[b], 1),
+            seat_rule_breaks(seats[a], 1) + seat_rule_breaks(seats[b], 0),
+        )
+        return breaks, (score[a] - score[b]) ** 2
+
+    @cache
+    def best(left: frozenset[int]) -> tuple[int, int] | None:
+        if not left:
+            return (0, 0)
+        first = min(left)
+        found: tuple[int, int] | None = None
+        for other in left - {first}:
+            a, b = order[first], order[other]
+            if frozenset((a, b)) in met:
+                continue
+            rest = best(left - {first, other})
+            if rest is not None:
+                here = pair_cost(a, b)
+                cost = (rest[0] + here[0], rest[1] + here[1])
+                found = cost if found is None else min(found, cost)
+        return found
+
+    return best(frozenset(range(len(order))))
+
+
 def swiss_pairing_exists(
     active: Sequence[Player], met: frozenset[frozenset[Player]], had_bye: set[Player]
 ) -> bool:
@@ -227,6 +272,7 @@ def _swiss_group(
     bye = record["options"].get("bye", "win")
     met: set[frozenset[Player]] = set()
     had_bye: set[Player] = set()
+    seat_history: dict[Player, list[int]] = {p: [] for p in players}
     mine = set(players)
     for index, rnd in enumerate(rounds):
         results = rnd["known"]["results"]
@@ -259,8 +305,26 @@ def _swiss_group(
                     )
             else:
                 assert not below, f"round {rnd['number']}: the bye should go to {below[-1]}, below {got}"
+        if len(seated) <= EXACT:
+            # Within a field this small the pairing is one matching: no rematch-free pairing of
+            # the same players breaks fewer seat rules, nor, with as few, has closer scores.
+            score = swiss_scores(rounds[:index], results, withdrawals, players, bye)
+            mine_now = (
+                sum(
+                    min(
+                        seat_rule_breaks(seat_history[a], 0) + seat_rule_breaks(seat_history[b], 1),
+                        seat_rule_breaks(seat_history[a], 1) + seat_rule_breaks(seat_history[b], 0),
+                    )
+                    for a, b in (s["seats"] for s in series)
+                ),
+                sum((score[a] - score[b]) ** 2 for a, b in (s["seats"] for s in series)),
+            )
+            best = best_pairing_cost(seated, score, frozenset(met), seat_history)
+            assert mine_now == best, f"round {rnd['number']}: pairing cost {mine_now}, but {best} is possible"
         for s in series:
             met.add(frozenset(s["seats"]))
+            seat_history.setdefault(s["seats"][0], []).append(0)
+            seat_history.setdefault(s["seats"][1], []).append(1)
         had_bye.update(byes)
     if group is None:
         _swiss_end(record, players, rounds=rounds, total_rounds=total_rounds, met=met, had_bye=had_bye)
@@ -283,7 +347,7 @@ def _swiss_end(
     if error is not None:
         assert error["code"] == "no_pairing_without_rematch", error
         number = len(rounds) + 1
-        withdrawals = _withdrawals(rounds[-1]["known"]["withdrawals"]) if rounds else {}
+        withdrawals = _withdrawals(record["withdrawals"])  # as they stood when it was refused
         active = [p for p in players if not _out(withdrawals, p, number)]
         assert len(active) <= EXACT, f"a field of {len(active)} refused: not checked exhaustively"
         assert not swiss_pairing_exists(active, frozenset(met), had_bye), (
@@ -292,7 +356,7 @@ def _swiss_end(
         return
     expected = total_rounds or max(1, math.ceil(math.log2(max(n, 2))))
     if len(rounds) < expected:
-        last = _withdrawals(rounds[-1]["known"]["withdrawals"]) if rounds else {}
+        last = _withdrawals(record["withdrawals"])
         assert sum(not _out(last, p, len(rounds) + 1) for p in players) < 2, "the Swiss ended early"
     else:
         assert len(rounds) == expected, "the Swiss has its number of rounds"
@@ -801,9 +865,24 @@ def quality(record: Mapping[str, Any]) -> dict[str, float]:
         figures.update(floaters=floaters, worst_seat_balance=worst)
     if record["format"] == "swiss_tables":
         firsts: Counter[Player] = Counter()
-        total = 0
+        total = by_rank = 0
+        players = seeded(record, _first_withdrawals(record))
+        rank_of = {p: i for i, p in enumerate(players)}
         for index, rnd in enumerate(rounds):
-            total += repeats((s["seats"] for s in rnd["series"]), table_mates(rounds[:index]))
+            met = table_mates(rounds[:index])
+            total += repeats((s["seats"] for s in rnd["series"]), met)
+            withdrawals = _withdrawals(rnd["known"]["withdrawals"])
+            points = table_points(rounds[:index], rnd["known"]["results"], withdrawals)
+            seated = sorted(
+                (p for s in rnd["series"] for p in s["seats"]), key=lambda p: (-points.get(p, 0), rank_of[p])
+            )
+            start, home = 0, []
+            for s in rnd["series"]:
+                home.append(seated[start : start + len(s["seats"])])
+                start += len(s["seats"])
+            by_rank += repeats(home, met)
             firsts.update(s["seats"][0] for s in rnd["series"])
-        figures.update(repeats=total, most_first_seats=max(firsts.values(), default=0))
+        figures.update(
+            repeats=total, rank_order_repeats=by_rank, most_first_seats=max(firsts.values(), default=0)
+        )
     return figures
