@@ -246,12 +246,15 @@ def double_elimination(n: int, *, prefix: str = "", reset: bool = True) -> tuple
 @dataclass(frozen=True, slots=True)
 class BracketProgress:
     """What :func:`bracket_rounds` found: the rounds due now, the series the next round waits for,
-    and the champion once the bracket is decided (None while it is not, or when nobody is left)."""
+    the champion once the bracket is decided (None while it is not, or when nobody is left), and
+    the published series whose players a corrected result would now change (``stale``: they stay
+    as published; the organiser is told, rules/tournaments.md)."""
 
     due: tuple[PlannedRound, ...]
     waiting: tuple[str, ...]
     finished: bool
     champion: PlayerId | None
+    stale: tuple[str, ...] = ()
 
 
 def bracket_rounds(
@@ -300,9 +303,8 @@ def bracket_rounds(
         stage_round = offset + r
         if number != stage_round - 1:
             break  # the stage is not at this round yet
-        waiting = [key for key, (n, _s) in generated.items() if n == number and placings(key) is None]
-        if waiting:
-            return BracketProgress(tuple(due), tuple(waiting), False, None)
+        if any(n == number and placings(key) is None for key, (n, _s) in generated.items()):
+            break  # the round before is not decided yet
         planned: list[PlannedSeries] = []
         for node in nodes:
             if node.reset and not _reset_needed(generated, placings, node):
@@ -336,7 +338,37 @@ def bracket_rounds(
         assert decided is not None
         order = finishing_order(generated[final][1], decided)
         champion = order[0] if order else None
-    return BracketProgress(tuple(due), awaited, finished and not due_after(bracket, generated), champion)
+    stale = tuple(
+        node.key
+        for node in bracket
+        if node.key in published
+        and node.round > 1
+        and any(
+            isinstance(src, FromSeries)
+            and _moved(state, seat, _now(src, generated, placings), published[node.key][0].number)
+            for src, seat in zip(node.sources, published[node.key][1].seats, strict=True)
+        )
+    )
+    done = finished and not due_after(bracket, generated)
+    return BracketProgress(tuple(due), awaited, done, champion, stale)
+
+
+def _moved(state: StageState, seated: PlayerId | None, now: PlayerId | None, round_number: int) -> bool:
+    """Does the player the results name now differ from the one seated (a withdrawal aside)?"""
+    if seated is None and now is not None and state.withdrawn(now, round_number):
+        return False
+    return seated != now
+
+
+def _now(
+    source: FromSeries, generated: Mapping[str, tuple[int, PlannedSeries]], placings: Placings
+) -> PlayerId | None:
+    """Who ``source`` names by the results as they are now (a withdrawal aside)."""
+    decided = placings(source.series)
+    if decided is None:
+        return None
+    order = finishing_order(generated[source.series][1], decided)
+    return order[source.place - 1] if source.place <= len(order) else None
 
 
 def settled_order(

@@ -94,6 +94,10 @@ class _Bracketed:
         progress = self.progress(state)
         return progress.champion if not progress.due else None
 
+    def stale_series(self, state: StageState) -> tuple[str, ...]:
+        """Published series whose players a corrected result would now change (to flag)."""
+        return self.progress(state).stale
+
 
 class SingleElimination(_Bracketed):
     """Single elimination. Options: ``table_size`` (2, or 3-6 for Snap tables), ``advance`` (the

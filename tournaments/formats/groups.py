@@ -316,6 +316,10 @@ class GroupsPlayoff:
         progress = self.progress(state)
         return progress.champion if not progress.due else None
 
+    def stale_series(self, state: StageState) -> tuple[str, ...]:
+        """Published playoff series whose players a corrected result would now change (to flag)."""
+        return self.progress(state).stale
+
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         by_game = Tiebreak.PLACING_SUM if game is GameKind.SNAP else Tiebreak.GAME_POINT_DIFFERENCE
         return (

@@ -221,7 +221,28 @@ def _match(
     position: Mapping[PlayerId, tuple[int, int]],
 ) -> tuple[list[tuple[PlayerId, PlayerId]], list[PlayerId]]:
     """One maximum-cardinality, maximum-weight matching of ``pool`` (in rank order): the pairs and
-    the players left unpaired (in rank order)."""
+    the players left unpaired (in rank order).
+
+    The terms that belong to one player (floated down, rank) add the same to every perfect
+    matching, so an even pool is first matched without them (node terms slow the blossom
+    algorithm down about tenfold); only when someone is left over is it matched again with them,
+    so that the right player is the one left.
+    """
+    if len(pool) % 2 == 0:
+        pairs, left = _matching(pool, carried, history, position, node_terms=False)
+        if not left:
+            return pairs, left
+    return _matching(pool, carried, history, position, node_terms=True)
+
+
+def _matching(
+    pool: list[PlayerId],
+    carried: set[PlayerId],
+    history: SwissHistory,
+    position: Mapping[PlayerId, tuple[int, int]],
+    *,
+    node_terms: bool,
+) -> tuple[list[tuple[PlayerId, PlayerId]], list[PlayerId]]:
     graph = nx.Graph()
     graph.add_nodes_from(range(len(pool)))
     size = len(pool)
@@ -236,12 +257,12 @@ def _match(
             halves = abs(abs(pa - pb) - group_size // 2) if difference == 0 else 0
             weight = (
                 _BASE
-                + _CARRIED * ((a in carried) + (b in carried))
                 - _SCORE * difference * difference
-                + _RANK * (2 * size - i - j)
                 - _seat_penalty(history.seats[a], history.seats[b])
                 - halves
             )
+            if node_terms:
+                weight += _CARRIED * ((a in carried) + (b in carried)) + _RANK * (2 * size - i - j)
             graph.add_edge(i, j, weight=weight)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     pairs = sorted((min(i, j), max(i, j)) for i, j in matching)

@@ -413,6 +413,7 @@ def test_a_correction_never_moves_a_published_player() -> None:
     stage = decide(stage, {"W1-2": (2, 1), "W2-1": (1, 2), "L1-1": (1, 2)})
     (third,) = de.next_rounds(stage)
     assert seats(third) == [(4, 2)]  # 2 drops from the winners' final; 3 does not come back
+    assert de.stale_series(stage) == ("W2-1", "L1-1")  # type: ignore[attr-defined]  # for the organiser
 
 
 @pytest.mark.parametrize("rounds", range(2, 12))
