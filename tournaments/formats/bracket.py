@@ -48,6 +48,7 @@ from tournaments.formats.base import (
     StageState,
     effective_placings,
     finishing_order,
+    generate_request,
 )
 from tournaments.formats.round_robin import PlayerId
 from tournaments.formats.seeding import ORDERINGS, bracket_order, drop_orderings, snake
@@ -255,6 +256,31 @@ class BracketProgress:
     finished: bool
     champion: PlayerId | None
     stale: tuple[str, ...] = ()
+
+
+class BracketFormat:
+    """A stage played to a champion (single and double elimination, groups → playoff, heats):
+    subclasses give ``progress``; the rest of the format interface follows from it."""
+
+    def progress(self, state: StageState) -> BracketProgress:
+        raise NotImplementedError
+
+    def next_rounds(self, state: StageState, *, round_number: int | None = None) -> tuple[PlannedRound, ...]:
+        progress = self.progress(state)
+        return generate_request(state, progress.due, progress.waiting, round_number)
+
+    def finished(self, state: StageState) -> bool:
+        progress = self.progress(state)
+        return progress.finished and not progress.due
+
+    def champion(self, state: StageState) -> PlayerId | None:
+        """The winner of the final once it is decided (None before, or when nobody is left)."""
+        progress = self.progress(state)
+        return progress.champion if not progress.due else None
+
+    def stale_series(self, state: StageState) -> tuple[str, ...]:
+        """Published series whose players a corrected result would now change (to flag)."""
+        return self.progress(state).stale
 
 
 def bracket_rounds(

@@ -10,17 +10,17 @@ from tournaments.formats.base import (
     FormatErrorCode,
     FormatKey,
     OptionSpec,
-    PlannedRound,
     StageState,
     Whole,
     YesNo,
     checked_options,
     checked_results,
-    generate_request,
+    require_advance_below,
     require_entrants,
     stage_entrants,
 )
 from tournaments.formats.bracket import (
+    BracketFormat,
     BracketProgress,
     BracketSeries,
     bracket_rounds,
@@ -28,7 +28,6 @@ from tournaments.formats.bracket import (
     single_elimination,
     tables_elimination,
 )
-from tournaments.formats.round_robin import PlayerId
 from tournaments.series import GameKind
 from tournaments.standings import Tiebreak
 
@@ -46,12 +45,7 @@ def check_table_options(checked: Mapping[str, object], game: GameKind) -> None:
             f"{game} is played by two players.",
             {"field": "table_size", "game": str(game)},
         )
-    if advance >= size:
-        raise FormatError(
-            FormatErrorCode.ADVANCE_NOT_BELOW_TABLE_SIZE,
-            "At least one player of each table must go out.",
-            {"field": "advance", "advance": advance, "table_size": size},
-        )
+    require_advance_below(advance, size)
     if size > 2 and checked.get("third_place"):
         raise FormatError(
             FormatErrorCode.OPTION_NEEDS_TWO_SEATS,
@@ -60,7 +54,7 @@ def check_table_options(checked: Mapping[str, object], game: GameKind) -> None:
         )
 
 
-class _Bracketed:
+class _Bracketed(BracketFormat):
     """A stage that is one bracket from its seeds."""
 
     key: FormatKey
@@ -80,23 +74,6 @@ class _Bracketed:
         options = self.check_options(state.options, game=state.game, entrants=len(players))
         results = checked_results(state, draws=False)
         return bracket_rounds(state, self.bracket(len(players), options), players, results)
-
-    def next_rounds(self, state: StageState, *, round_number: int | None = None) -> tuple[PlannedRound, ...]:
-        progress = self.progress(state)
-        return generate_request(state, progress.due, progress.waiting, round_number)
-
-    def finished(self, state: StageState) -> bool:
-        progress = self.progress(state)
-        return progress.finished and not progress.due
-
-    def champion(self, state: StageState) -> PlayerId | None:
-        """The winner of the final once it is decided (None before, or when nobody is left)."""
-        progress = self.progress(state)
-        return progress.champion if not progress.due else None
-
-    def stale_series(self, state: StageState) -> tuple[str, ...]:
-        """Published series whose players a corrected result would now change (to flag)."""
-        return self.progress(state).stale
 
 
 class SingleElimination(_Bracketed):

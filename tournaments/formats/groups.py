@@ -43,12 +43,12 @@ from tournaments.formats.base import (
     checked_results,
     default_swiss_rounds,
     effective_placings,
-    generate_request,
     require_entrants,
     stage_entrants,
     undecided,
 )
 from tournaments.formats.bracket import (
+    BracketFormat,
     BracketProgress,
     bracket_rounds,
     double_elimination,
@@ -94,7 +94,7 @@ def playoff_seeds(rankings: Sequence[Sequence[PlayerId]], advance: int) -> list[
     return seeds
 
 
-class GroupsPlayoff:
+class GroupsPlayoff(BracketFormat):
     """Groups then playoff. Options: ``group_size``, ``group_format`` (round_robin, swiss),
     ``group_rounds`` (Swiss groups), ``advance`` (per group), ``playoff`` (single_elimination,
     double_elimination), ``third_place``, ``grand_final_reset``, ``bye``, ``seeding``."""
@@ -303,22 +303,6 @@ class GroupsPlayoff:
             bye_score=ByeScore(str(options["bye"])),
         )
         return [row.player for row in standings.rows]
-
-    def next_rounds(self, state: StageState, *, round_number: int | None = None) -> tuple[PlannedRound, ...]:
-        progress = self.progress(state)
-        return generate_request(state, progress.due, progress.waiting, round_number)
-
-    def finished(self, state: StageState) -> bool:
-        progress = self.progress(state)
-        return progress.finished and not progress.due
-
-    def champion(self, state: StageState) -> PlayerId | None:
-        progress = self.progress(state)
-        return progress.champion if not progress.due else None
-
-    def stale_series(self, state: StageState) -> tuple[str, ...]:
-        """Published playoff series whose players a corrected result would now change (to flag)."""
-        return self.progress(state).stale
 
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         by_game = Tiebreak.PLACING_SUM if game is GameKind.SNAP else Tiebreak.GAME_POINT_DIFFERENCE

@@ -22,8 +22,6 @@ from collections.abc import Mapping, Sequence
 
 from tournaments.formats.base import (
     SEEDING,
-    FormatError,
-    FormatErrorCode,
     FormatKey,
     OptionSpec,
     Phase,
@@ -36,19 +34,20 @@ from tournaments.formats.base import (
     checked_results,
     effective_placings,
     finishing_order,
-    generate_request,
     refuse_game,
+    require_advance_below,
     require_entrants,
     stage_entrants,
     undecided,
 )
+from tournaments.formats.bracket import BracketFormat, BracketProgress
 from tournaments.formats.round_robin import PlayerId
 from tournaments.formats.seeding import snake
 from tournaments.series import GameKind
 from tournaments.standings import Tiebreak
 
 
-class Heats:
+class Heats(BracketFormat):
     """Free-for-all heats (Snap only). Options: ``table_size`` (3-6), ``advance`` (the top k of a
     table, below the table size), ``repechage`` (default false), ``seeding``."""
 
@@ -66,20 +65,12 @@ class Heats:
         if game is not GameKind.SNAP:
             raise refuse_game(self.key, game)
         checked = checked_options(options, self.SPECS)
-        size, advance = int(str(checked["table_size"])), int(str(checked["advance"]))
-        if advance >= size:
-            raise FormatError(
-                FormatErrorCode.ADVANCE_NOT_BELOW_TABLE_SIZE,
-                "At least one player of each table must go out.",
-                {"field": "advance", "advance": advance, "table_size": size},
-            )
+        require_advance_below(int(str(checked["advance"])), int(str(checked["table_size"])))
         require_entrants(entrants, 2)
         return checked
 
-    def progress(
-        self, state: StageState
-    ) -> tuple[tuple[PlannedRound, ...], list[str], bool, PlayerId | None]:
-        """(rounds due, series awaited, finished, champion)."""
+    def progress(self, state: StageState) -> BracketProgress:
+        """Where the heats stand (rounds due, series awaited, champion)."""
         options = self.check_options(state.options, game=state.game)
         players = stage_entrants(state, options)
         options = self.check_options(state.options, game=state.game, entrants=len(players))
@@ -88,26 +79,20 @@ class Heats:
         seed_index = {p: i for i, p in enumerate(players)}
         number = len(state.rounds) + 1
         if not state.rounds:
-            return (
-                (
-                    self._round(
-                        state, players, number=number, heat=1, size=size, advance=advance, phase=Phase.HEAT
-                    ),
-                ),
-                [],
-                False,
-                None,
+            opening = self._round(
+                state, players, number=number, heat=1, size=size, advance=advance, phase=Phase.HEAT
             )
+            return BracketProgress((opening,), (), False, None)
         last = state.rounds[-1]
         waiting = undecided(state, results, last)
         if waiting:
-            return (), waiting, False, None
+            return BracketProgress((), tuple(waiting), False, None)
         phase = last.series[0].phase if last.series else Phase.FINAL
         if phase is Phase.FINAL:
             final = last.series[0] if last.series else None
             placings = None if final is None else effective_placings(state, results, last.number, final)
             order = [] if final is None or placings is None else finishing_order(final, placings)
-            return (), [], True, (order[0] if order else None)
+            return BracketProgress((), (), True, order[0] if order else None)
 
         def qualifiers(rnd: PlannedRound) -> tuple[list[PlayerId], list[PlayerId]]:
             """Who goes on from ``rnd`` (by place, then seed) and who played and did not."""
@@ -145,7 +130,7 @@ class Heats:
                     advance=advance,
                     phase=Phase.REPECHAGE,
                 )
-                return (rnd,), [], False, None
+                return BracketProgress((rnd,), (), False, None)
         if phase is Phase.REPECHAGE:
             # The first round's qualifiers are its players who did not go to the (published)
             # repechage and did not forfeit: a correction of the first round since cannot move
@@ -156,7 +141,7 @@ class Heats:
         rnd = self._round(
             state, going_on, number=number, heat=heat_number + 1, size=size, advance=advance, phase=Phase.HEAT
         )
-        return (rnd,), [], False, None
+        return BracketProgress((rnd,), (), False, None)
 
     def _round(
         self,
@@ -189,16 +174,6 @@ class Heats:
             for t, table in enumerate(snake(seated, count), start=1)
         )
         return PlannedRound(number, series)
-
-    def next_rounds(self, state: StageState, *, round_number: int | None = None) -> tuple[PlannedRound, ...]:
-        due, waiting, _done, _champion = self.progress(state)
-        return generate_request(state, due, waiting, round_number)
-
-    def finished(self, state: StageState) -> bool:
-        return self.progress(state)[2]
-
-    def champion(self, state: StageState) -> PlayerId | None:
-        return self.progress(state)[3]
 
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         return (

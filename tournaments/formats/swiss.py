@@ -52,16 +52,12 @@ from tournaments.formats.base import (
     Phase,
     PlannedRound,
     PlannedSeries,
+    RoundByRound,
     StageState,
     Whole,
     checked_options,
-    checked_results,
-    default_swiss_rounds,
     effective_placings,
-    generate_request,
     require_entrants,
-    stage_entrants,
-    undecided,
 )
 from tournaments.formats.round_robin import PlayerId
 from tournaments.series import GameKind
@@ -345,7 +341,7 @@ def most_rounds(entrants: int) -> int:
     return entrants if entrants % 2 else entrants - 1
 
 
-class Swiss:
+class Swiss(RoundByRound):
     """Swiss, two seats. Options: ``rounds`` (default ceil(log2 n)), ``bye`` (what a bye scores:
     win, draw, nothing), ``seeding``."""
 
@@ -370,24 +366,14 @@ class Swiss:
             )
         return checked
 
-    def _progress(self, state: StageState, *, pair: bool) -> tuple[tuple[PlannedRound, ...], list[str], bool]:
-        """(rounds due, series awaited, finished); the round is paired only when ``pair``."""
-        options = checked_options(state.options, self.SPECS)
-        players = stage_entrants(state, options)
-        options = self.check_options(state.options, game=state.game, entrants=len(players))
-        results = checked_results(state, draws=True)
-        total = (
-            options["rounds"] if isinstance(options["rounds"], int) else default_swiss_rounds(len(players))
-        )
-        if state.rounds:
-            waiting = undecided(state, results, state.rounds[-1])
-            if waiting:
-                return (), waiting, False
-        number = len(state.rounds) + 1
-        if number > total or sum(not state.withdrawn(p, number) for p in players) < 2:
-            return (), [], True
-        if not pair:
-            return (), [], False
+    def pair(
+        self,
+        state: StageState,
+        players: Sequence[PlayerId],
+        results: Mapping[str, tuple[int | None, ...]],
+        number: int,
+        options: Mapping[str, object],
+    ) -> PlannedRound:
         series, bye = swiss_round(
             state,
             players,
@@ -396,14 +382,7 @@ class Swiss:
             history_rounds=state.rounds,
             bye_points=BYE_POINTS[str(options["bye"])],
         )
-        return (PlannedRound(number, tuple(series), () if bye is None else (bye,)),), [], False
-
-    def next_rounds(self, state: StageState, *, round_number: int | None = None) -> tuple[PlannedRound, ...]:
-        due, waiting, _done = self._progress(state, pair=True)
-        return generate_request(state, due, waiting, round_number)
-
-    def finished(self, state: StageState) -> bool:
-        return self._progress(state, pair=False)[2]
+        return PlannedRound(number, tuple(series), () if bye is None else (bye,))
 
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         return (

@@ -30,17 +30,13 @@ from tournaments.formats.base import (
     Phase,
     PlannedRound,
     PlannedSeries,
+    RoundByRound,
     StageState,
     Whole,
     checked_options,
-    checked_results,
-    default_swiss_rounds,
     effective_placings,
-    generate_request,
     refuse_game,
     require_entrants,
-    stage_entrants,
-    undecided,
 )
 from tournaments.formats.round_robin import PlayerId
 from tournaments.formats.seeding import sizes_within_one
@@ -91,7 +87,7 @@ def seat_tables(
     return [sorted(table, key=lambda p: (-seat_share[p], rank[p])) for table in tables]
 
 
-class SwissTables:
+class SwissTables(RoundByRound):
     """Swiss tables (Snap only). Options: ``table_size`` (3-6), ``rounds`` (default
     ceil(log2 n)), ``seeding``."""
 
@@ -111,23 +107,15 @@ class SwissTables:
         require_entrants(entrants, 3)
         return checked
 
-    def _progress(self, state: StageState, *, seat: bool) -> tuple[tuple[PlannedRound, ...], list[str], bool]:
-        options = checked_options(state.options, self.SPECS)
-        players = stage_entrants(state, options)
-        options = self.check_options(state.options, game=state.game, entrants=len(players))
-        results = checked_results(state, draws=True)
-        rounds = options["rounds"]
-        total = rounds if isinstance(rounds, int) else default_swiss_rounds(len(players))
-        if state.rounds:
-            waiting = undecided(state, results, state.rounds[-1])
-            if waiting:
-                return (), waiting, False
-        number = len(state.rounds) + 1
+    def pair(
+        self,
+        state: StageState,
+        players: Sequence[PlayerId],
+        results: Mapping[str, tuple[int | None, ...]],
+        number: int,
+        options: Mapping[str, object],
+    ) -> PlannedRound:
         active = [p for p in players if not state.withdrawn(p, number)]
-        if number > total or len(active) < 2:
-            return (), [], True
-        if not seat:
-            return (), [], False
         points: Counter[PlayerId] = Counter()
         met: Counter[frozenset[PlayerId]] = Counter()
         share: dict[PlayerId, Fraction] = dict.fromkeys(players, Fraction(0))
@@ -154,14 +142,7 @@ class SwissTables:
             )
             for t, seats in enumerate(tables, start=1)
         )
-        return (PlannedRound(number, planned),), [], False
-
-    def next_rounds(self, state: StageState, *, round_number: int | None = None) -> tuple[PlannedRound, ...]:
-        due, waiting, _done = self._progress(state, seat=True)
-        return generate_request(state, due, waiting, round_number)
-
-    def finished(self, state: StageState) -> bool:
-        return self._progress(state, seat=False)[2]
+        return PlannedRound(number, planned)
 
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         return (
