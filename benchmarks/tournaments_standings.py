@@ -12,8 +12,9 @@ import time
 
 from tqdm import tqdm
 
+from games.engine.protocol import GameKind
 from tournaments.formats.round_robin import round_robin_schedule
-from tournaments.series import BEST_OF_3, GameKind, GameOutcome, series_status
+from tournaments.series import BEST_OF_3, GameOutcome, series_status
 from tournaments.standings import SeriesRecord, round_robin_standings
 
 
@@ -46,7 +47,7 @@ def main() -> None:
             times.append(time.perf_counter() - start)
         start = time.perf_counter()
         for record in records:
-            series_status(record.format, 2, record.games)
+            series_status(record.length, 2, record.games)
         per_series = (time.perf_counter() - start) / len(records)
         tqdm.write(
             f"{n} players, {len(records)} series: standings {statistics.median(times) * 1000:.1f} ms "

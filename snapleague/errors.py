@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.functional import Promise
@@ -22,7 +22,7 @@ class ApplicationError(Exception):
         *,
         code: str,
         message: str | Promise,
-        fields: Mapping[str, list[str | Promise]] | None = None,
+        fields: Mapping[str, Sequence[str | Promise]] | None = None,
         extra: Mapping[str, Any] | None = None,
         status: int | None = None,
     ) -> None:

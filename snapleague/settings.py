@@ -177,7 +177,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SeriesFormatEnum": "tournaments.models.SeriesFormat",
         "StageFormatEnum": "tournaments.models.StageFormat",
-        "GameKindEnum": "tournaments.models.GameKind",
+        "GameKindEnum": "tournaments.models.GAME_KIND_CHOICES",
     },
 }
 

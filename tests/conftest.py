@@ -11,10 +11,12 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from snapleague.celery import app as celery_app
+from snapleague.users import Account, AnyUser
 from tournaments.models import (
     Club,
     Entry,
     GameKind,
+    GameResult,
     Player,
     Round,
     Series,
@@ -24,6 +26,8 @@ from tournaments.models import (
     StageFormat,
     Tournament,
 )
+from tournaments.results.selectors import result_target_get
+from tournaments.results.services import UserSource, result_record
 from tournaments.series import seed_commitment
 
 _counter = itertools.count(1)
@@ -43,8 +47,8 @@ def _fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture
-def make_user(db: Any) -> Callable[..., Any]:
-    def make(username: str | None = None, **extra: Any) -> Any:
+def make_user(db: Any) -> Callable[..., Account]:
+    def make(username: str | None = None, **extra: Any) -> Account:
         return get_user_model().objects.create_user(
             username=username or f"user{next(_counter)}", password="pw-for-tests-only", **extra
         )
@@ -53,34 +57,34 @@ def make_user(db: Any) -> Callable[..., Any]:
 
 
 @pytest.fixture
-def organiser(make_user: Callable[..., Any]) -> Any:
+def organiser(make_user: Callable[..., Account]) -> Account:
     return make_user("organiser")
 
 
 @pytest.fixture
-def referee(make_user: Callable[..., Any]) -> Any:
+def referee(make_user: Callable[..., Account]) -> Account:
     return make_user("referee")
 
 
 @pytest.fixture
-def other_referee(make_user: Callable[..., Any]) -> Any:
+def other_referee(make_user: Callable[..., Account]) -> Account:
     return make_user("other_referee")
 
 
 @pytest.fixture
-def player_user(make_user: Callable[..., Any]) -> Any:
+def player_user(make_user: Callable[..., Account]) -> Account:
     return make_user("player")
 
 
 @pytest.fixture
-def club(organiser: Any) -> Club:
+def club(organiser: Account) -> Club:
     club = Club.objects.create(name="Hatvan Card Club", slug="hatvan")
     club.organisers.add(organiser)
     return club
 
 
 @pytest.fixture
-def players(club: Club, player_user: Any) -> list[Player]:
+def players(club: Club, player_user: Account) -> list[Player]:
     names = ["Anna", "Bence", "Csilla", "Dániel", "Eszter", "Ferenc", "Gabi", "Hanna"]
     made = [Player.objects.create(club=club, name=name) for name in names]
     made[0].user = player_user
@@ -89,7 +93,7 @@ def players(club: Club, player_user: Any) -> list[Player]:
 
 
 @pytest.fixture
-def make_tournament(club: Club, referee: Any, other_referee: Any) -> Callable[..., Tournament]:
+def make_tournament(club: Club, referee: Account, other_referee: Account) -> Callable[..., Tournament]:
     def make(
         game: str = GameKind.SNAP, series_format: str = SeriesFormat.BEST_OF_3, **extra: Any
     ) -> Tournament:
@@ -151,3 +155,19 @@ def make_series(make_tournament: Callable[..., Tournament]) -> Callable[..., Ser
 def snap_win(winner: Player, *out_first_to_last: Player) -> dict[str, Any]:
     """A Snap result: the others went out in the order given, ``winner`` was left."""
     return {"ending": "last_player_standing", "eliminated": [p.pk for p in out_first_to_last]}
+
+
+def record_result(
+    *, user: AnyUser, series_id: int, game_number: int, result: dict[str, Any], **kwargs: Any
+) -> tuple[GameResult, bool]:
+    """Record a submitted result as the API and the pages do: read it at the edge against the
+    game's table (``ResultInvalid`` for a result that does not fit), then ``result_record`` with
+    ``user`` as the source."""
+    target = result_target_get(user=user, series_id=series_id, game_number=game_number)
+    return result_record(
+        source=UserSource(user),
+        series_id=series_id,
+        game_number=game_number,
+        result=target.parse(result),
+        **kwargs,
+    )

@@ -1,36 +1,44 @@
 """Who may do what. Services call these; entry points never decide permissions themselves.
 
 Roles: an **organiser** manages their club's tournaments (and may correct results); a **referee**
-records results in the tournaments they are assigned to; a **player** and anyone else read.
+records results in the tournaments they are assigned to; a **player** and anyone else read. Who
+may *see* what (drafts) is a read: ``selectors.tournaments_visible`` and the ``*_get`` beside it.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from snapleague.errors import NotFound, PermissionDenied
-from tournaments.models import Club, Series, Stage, Tournament
+from snapleague.errors import PermissionDenied
+from snapleague.users import AnyUser, signed_in
+from tournaments.models import Club, Tournament
 
 
-def user_is_organiser(user: Any, club: Club) -> bool:
-    if not getattr(user, "is_authenticated", False):
+def clubs_organised(user: AnyUser) -> QuerySet[Club]:
+    """The clubs ``user`` organises (none for an anonymous visitor; a superuser's own only)."""
+    if not signed_in(user):
+        return Club.objects.none()
+    return Club.objects.filter(organisers=user)
+
+
+def user_is_organiser(user: AnyUser, club: Club) -> bool:
+    if not signed_in(user):
         return False
-    return bool(user.is_superuser) or club.organisers.filter(pk=user.pk).exists()
+    return user.is_superuser or club.organisers.filter(pk=user.pk).exists()
 
 
-def user_is_referee(user: Any, tournament: Tournament) -> bool:
-    if not getattr(user, "is_authenticated", False):
+def user_is_referee(user: AnyUser, tournament: Tournament) -> bool:
+    if not signed_in(user):
         return False
     return tournament.referees.filter(pk=user.pk).exists()
 
 
-def user_can_record(user: Any, tournament: Tournament) -> bool:
+def user_can_record(user: AnyUser, tournament: Tournament) -> bool:
     return user_is_referee(user, tournament) or user_is_organiser(user, tournament.club)
 
 
-def require_organiser(user: Any, club: Club) -> None:
+def require_organiser(user: AnyUser, club: Club) -> None:
     if not user_is_organiser(user, club):
         raise PermissionDenied(
             code="not_organiser",
@@ -38,34 +46,10 @@ def require_organiser(user: Any, club: Club) -> None:
         )
 
 
-def require_recorder(user: Any, tournament: Tournament) -> None:
+def require_recorder(user: AnyUser, tournament: Tournament) -> None:
     if not user_can_record(user, tournament):
         raise PermissionDenied(
             code="not_referee",
             message=_("Only a referee of %(tournament)s or an organiser of its club may record results.")
             % {"tournament": tournament.name},
         )
-
-
-def access_series_by_id(*, series_id: int) -> Series:
-    try:
-        return Series.objects.select_related("stage__tournament__club", "round").get(pk=series_id)
-    except Series.DoesNotExist:
-        raise NotFound(code="series_not_found", message=_("No such series.")) from None
-
-
-def access_stage_by_id(*, stage_id: int, lock: bool = False) -> Stage:
-    queryset = Stage.objects.select_related("tournament__club")
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))
-    try:
-        return queryset.get(pk=stage_id)
-    except Stage.DoesNotExist:
-        raise NotFound(code="stage_not_found", message=_("No such stage.")) from None
-
-
-def access_tournament_by_id(*, tournament_id: int) -> Tournament:
-    try:
-        return Tournament.objects.select_related("club").get(pk=tournament_id)
-    except Tournament.DoesNotExist:
-        raise NotFound(code="tournament_not_found", message=_("No such tournament.")) from None

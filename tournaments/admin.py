@@ -14,6 +14,7 @@ from django.db.models import ForeignKey, QuerySet
 from django.forms import ModelChoiceField
 from django.http import HttpRequest
 
+from tournaments.access import clubs_organised
 from tournaments.models import (
     Club,
     Entry,
@@ -29,9 +30,7 @@ from tournaments.models import (
 
 def _organises_any(request: HttpRequest) -> bool:
     user = request.user
-    return bool(user.is_active and user.is_staff) and (
-        user.is_superuser or Club.objects.filter(organisers=user).exists()
-    )
+    return bool(user.is_active and user.is_staff) and (user.is_superuser or clubs_organised(user).exists())
 
 
 class OrganiserScopedAdmin(admin.ModelAdmin):
@@ -44,7 +43,7 @@ class OrganiserScopedAdmin(admin.ModelAdmin):
         queryset = super().get_queryset(request)
         if request.user.is_superuser:
             return queryset
-        clubs = Club.objects.filter(organisers=request.user).values("pk")
+        clubs = clubs_organised(request.user).values("pk")
         return queryset.filter(**{f"{self.club_path}__in": clubs})
 
     def has_module_permission(self, request: HttpRequest) -> bool:
@@ -66,7 +65,7 @@ class OrganiserScopedAdmin(admin.ModelAdmin):
         self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
     ) -> ModelChoiceField[Any] | None:
         if db_field.related_model is Club and not request.user.is_superuser:
-            kwargs["queryset"] = Club.objects.filter(organisers=request.user)
+            kwargs["queryset"] = clubs_organised(request.user)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 

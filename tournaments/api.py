@@ -14,10 +14,131 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.engine.sixtysix import Reason
 from tournaments import selectors, services
 from tournaments.models import Club, Game, GameResult, Player, Round, Series, Stage, Tournament
+from tournaments.results.payload import SNAP_ENDINGS, ResultInvalid, result_payload
+from tournaments.results.selectors import ResultTarget, result_target_get
+from tournaments.results.services import UserSource, result_record
+from tournaments.results.values import PlayedResult
 from tournaments.selectors import series_visible, stage_get, stage_standings_list
-from tournaments.services import result_record
+
+_PER_PLAYER = {
+    "type": "object",
+    "additionalProperties": {"type": "integer", "minimum": 0},
+    "description": "By player id (as a JSON key).",
+}
+_SNAP_RESULT = {
+    "type": "object",
+    "title": "Snap game",
+    "description": (
+        "rules/snap.md S19-S21, S28, S42. Placings use competition ranking; equal top card counts at "
+        "an adjudication are a draw."
+    ),
+    "properties": {
+        "ending": {"type": "string", "enum": list(SNAP_ENDINGS)},
+        "eliminated": {
+            "type": "array",
+            "description": (
+                "Who went out, first out first; a list of ids went out together. Last player standing: "
+                "everyone but the winner. Draw: everyone, the last ones as one group. Adjudicated: "
+                "those already out."
+            ),
+            "items": {"oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]},
+        },
+        "card_counts": {**_PER_PLAYER, "description": "Adjudicated only: the cards of each player still in."},
+        "wrong_calls": {
+            **_PER_PLAYER,
+            "description": "Optional: each player's wrong calls (S42); 0 if left out.",
+        },
+    },
+    "required": ["ending"],
+}
+_SCORE = {**_PER_PLAYER, "description": "Each player's final game points, by player id."}
+_POT = {
+    "type": "integer",
+    "minimum": 0,
+    "default": 0,
+    "description": "The pot carried into the deciding hand (X29, X33).",
+}
+_SNAPSZER_SCORE = {
+    "type": "object",
+    "title": "Snapszer match score",
+    "properties": {"score": _SCORE, "pot_carried": _POT},
+    "required": ["score"],
+}
+_SNAPSZER_GAMES = {
+    "type": "object",
+    "title": "Snapszer match, game by game",
+    "description": "Profiles of several games to the target (snapszer-hu: two games of 7), X32.",
+    "properties": {"games": {"type": "array", "items": _SCORE, "minItems": 1}, "pot_carried": _POT},
+    "required": ["games"],
+}
+_SNAPSZER_HANDS = {
+    "type": "object",
+    "title": "Snapszer match, hand by hand",
+    "properties": {
+        "hands": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "winner": {"type": "integer", "nullable": True, "description": "null: nobody (X29)"},
+                    "points": {"type": "integer", "minimum": 0},
+                    "reason": {
+                        "type": "string",
+                        "enum": [str(r) for r in Reason],
+                        "description": "Optional: the first reason the points allow under the profile.",
+                    },
+                },
+            },
+        }
+    },
+    "required": ["hands"],
+}
+
+
+@extend_schema_field(
+    {
+        "oneOf": [_SNAP_RESULT, _SNAPSZER_SCORE, _SNAPSZER_GAMES, _SNAPSZER_HANDS],
+        "description": "The game's result: a Snap game, or a Snapszer match (see docs/results.md).",
+    }
+)
+class ResultField(serializers.Field):  # type: ignore[type-arg]
+    """A game's result, read into a value (``tournaments/results/values.py``) against the table of
+    the game it is for: ``context["result_target"]``, a :class:`ResultTarget`. What does not fit is
+    a validation error keyed by the result's own fields (``eliminated``, ``score``, ``hands.2`` …)."""
+
+    def to_internal_value(self, data: Any) -> PlayedResult:
+        target: ResultTarget = self.context["result_target"]
+        try:
+            return target.parse(data)
+        except ResultInvalid as exc:
+            raise serializers.ValidationError(
+                {name: [str(message) for message in messages] for name, messages in exc.fields.items()}
+            ) from None
+
+    def to_representation(self, value: PlayedResult) -> dict[str, Any]:
+        return result_payload(value)
+
+
+def _result_input(serializer: serializers.Serializer[Any]) -> dict[str, Any]:
+    """The validated input; a bad result alone is 400 ``result_invalid`` with the result's field
+    names (as the service and the pages say it), anything else DRF's 400 ``invalid``."""
+    if serializer.is_valid():
+        return dict(serializer.validated_data)
+    errors = dict(serializer.errors)
+    if set(errors) == {"result"} and isinstance(errors["result"], dict):
+        raise ResultInvalid({name: list(messages) for name, messages in errors["result"].items()})
+    raise serializers.ValidationError(serializer.errors)
+
+
+def _game_number(body: Any) -> int | None:
+    try:
+        return int(body.get("game"))
+    except (AttributeError, TypeError, ValueError):
+        return None
 
 
 class GameResultOutputSerializer(serializers.ModelSerializer[GameResult]):
@@ -41,9 +162,11 @@ class GameResultOutputSerializer(serializers.ModelSerializer[GameResult]):
             "source",
             "recorded_by",
             "reason",
+            "engine_game",
             "created_at",
             "series_status",
         ]
+        extra_kwargs = {"data": {"help_text": "The result as stored: format version 2 (docs/results.md)."}}
 
 
 class ResultCreateApi(APIView):
@@ -58,7 +181,7 @@ class ResultCreateApi(APIView):
 
     class InputSerializer(serializers.Serializer[Any]):
         game = serializers.IntegerField(min_value=1, help_text=_("The game's number in the series."))
-        result = serializers.JSONField(help_text=_("The outcome; see the docs for Snap and Snapszer shapes."))
+        result = ResultField(help_text=_("The outcome: a Snap game or a Snapszer match."))
         expected_version = serializers.IntegerField(min_value=0, default=0)
         reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
         client_key = serializers.CharField(required=False, allow_blank=True, max_length=80)
@@ -79,12 +202,14 @@ class ResultCreateApi(APIView):
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
     )
     def post(self, request: Request, series_id: int) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        # The result is read against the game it is for, before anything is locked or stored.
+        target = result_target_get(
+            user=request.user, series_id=series_id, game_number=_game_number(request.data)
+        )
+        data = _result_input(self.InputSerializer(data=request.data, context={"result_target": target}))
         key = request.headers.get("Idempotency-Key") or data.get("client_key") or None
         record, created = result_record(
-            user=request.user,
+            source=UserSource(request.user),
             series_id=series_id,
             game_number=data["game"],
             result=data["result"],
@@ -415,7 +540,7 @@ class GameVoidOutputSerializer(serializers.Serializer[Any]):
     recorded_by = serializers.CharField(source="recorded_by.username", default=None)
     reason = serializers.CharField()
     created_at = serializers.DateTimeField()
-    corrected_game = serializers.IntegerField(source="data.voided_by_correction_of", default=None)
+    corrected_game = serializers.IntegerField(source="value.corrected_game", default=None)
 
 
 class GameOutputSerializer(serializers.ModelSerializer[Game]):

@@ -1,9 +1,11 @@
-"""Where engine problems become messages people read.
+"""Where engine problems and refused moves become messages people read.
 
 The game engines report what is wrong with rules options or a recorded match as
 :class:`~games.engine.errors.Problem` s: English text for logs and the CLI, a stable code and the
-values behind it. This module maps every code to a translated message written for a club organiser
-or referee, with the code's params as named placeholders, and is the only place that does. A test
+values behind it. They refuse a move with an :class:`~games.engine.errors.ActionError`: a code of
+the one :class:`~games.engine.errors.ActionCode` vocabulary both engines share, and a detail for
+logs. This module maps every code to a translated message written for a club organiser, referee or
+player, with the code's params as named placeholders, and is the only place that does. A test
 checks that every code of every engine has a message here and that each message formats with the
 params its code carries (tests/tournaments/test_engine_messages.py).
 """
@@ -18,7 +20,7 @@ from typing import Final
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.errors import Problem, ProblemCode
+from games.engine.errors import ActionCode, ActionError, Problem, ProblemCode
 from games.engine.sixtysix.match import MatchRecordProblem
 from games.engine.sixtysix.rules import SixtySixRulesProblem
 from games.engine.sixtysix.state import Reason
@@ -239,6 +241,35 @@ _MATCH_RECORD: Final[dict[ProblemCode, Promise]] = {
 
 MESSAGES: Final[Mapping[ProblemCode, Promise]] = {**_SNAP, **_SIXTY_SIX, **_MATCH_RECORD}
 
+# Why an engine refused a move, said to the player who made it (or the referee entering it). The
+# first group are parse errors: what arrived is not a move of this game at all, so the player's
+# screen is out of date or the client is wrong, and reloading is the way out. The second are rule
+# errors: a real move the rules do not allow now. No code carries params.
+ACTION_MESSAGES: Final[Mapping[ActionCode, Promise]] = {
+    ActionCode.MALFORMED: _("That is not a move in this game. Reload the game and try again."),
+    ActionCode.NO_SUCH_SEAT: _("There is no such seat at this table."),
+    ActionCode.NO_SUCH_STATE: _(
+        "That call answers a card that is not on the table yet. Reload the game and try again."
+    ),
+    ActionCode.BAD_DEAL: _("The deal must be the whole pack, each card exactly once."),
+    ActionCode.BAD_ORDER: _("The new order of a shuffled pile must be exactly the cards of that pile."),
+    ActionCode.GAME_OVER: _("This hand or game is already over."),
+    ActionCode.NOT_YOUR_TURN: _("It is not your turn."),
+    ActionCode.NOT_LEGAL: _("That move is not allowed now."),
+    ActionCode.NOT_TURN_BASED: _(
+        "In speed Snap everybody's cards are turned together: nobody turns a card alone."
+    ),
+    ActionCode.NOT_SPEED: _("Cards are turned together only in speed Snap: here each player turns in turn."),
+    ActionCode.ORDER_REQUIRED: _(
+        "This pile is shuffled before it is turned over again, so its new order is needed."
+    ),
+    ActionCode.ORDER_NOT_DUE: _("No pile is being turned over now, so no new order is needed."),
+    ActionCode.STALE: _("Too late: the game has moved on since the moment your call answers."),
+    ActionCode.TIME_BACKWARDS: _(
+        "That move arrived out of order, after a later one. Reload the game and try again."
+    ),
+}
+
 # "Where" params (games.engine.errors.LOCATION_PARAMS) become a prefix, in this order.
 LOCATIONS: Final[dict[str, Promise]] = {
     "game": _("Game %(game)s: %(problem)s"),
@@ -262,6 +293,7 @@ REASONS: Final[dict[str, Promise]] = {
 OR: Final[Promise] = _("%(first)s or %(last)s")
 
 FALLBACK: Final[Promise] = _("These settings cannot be used. Please tell the club's organiser.")
+ACTION_FALLBACK: Final[Promise] = _("That move cannot be played now.")
 
 
 def display_value(value: object) -> str:
@@ -311,3 +343,18 @@ def problem_message(problem: str) -> str:
 def problem_messages(problems: Iterable[str]) -> list[str]:
     """:func:`problem_message` of each problem, in order."""
     return [problem_message(p) for p in problems]
+
+
+def action_error_message(error: ActionError) -> str:
+    """What to tell the player (or referee) whose move an engine refused, in the active language.
+
+    Parse errors (:class:`~games.engine.errors.InvalidAction`) and rule errors
+    (:class:`~games.engine.errors.IllegalAction`) alike: the code says which. The error's ``detail``
+    is for logs and never shown. A code without a message is a bug: it is logged and the player
+    gets a general message rather than untranslated English or a 500.
+    """
+    template = ACTION_MESSAGES.get(error.code)
+    if template is None:
+        logger.error("engine action error without a translated message: %r", error)
+        return str(ACTION_FALLBACK)
+    return str(template)

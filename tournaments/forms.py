@@ -1,13 +1,14 @@
 """Page forms: they parse what a browser sends into the arguments of one service, nothing more.
 
-The result form turns taps into the result shapes of ``tournaments/results.py`` and shows the
-service's field errors next to the fields they are about (``error_fields``).
+The result form turns taps into a result value (through the submitted shapes of
+``tournaments/results/payload.py``, as the API) and shows field errors next to the fields they are
+about.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.sixtysix import PROFILES as SIXTY_SIX_PROFILES
 from snapleague.errors import ApplicationError
-from tournaments.models import GameKind, GameResult, Player, SeriesFormat, Tournament
+from tournaments.models import GAME_KIND_CHOICES, GameKind, Player, SeriesFormat, Tournament
+from tournaments.results.payload import ResultInvalid
+from tournaments.results.selectors import ResultTarget
+from tournaments.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult
 
 SNAP_ENDINGS = [
     ("last_player_standing", _("Last player standing")),
@@ -29,7 +33,7 @@ HAND_ROWS = 13  # a match to 7 needs at most 7 scoring hands; ties add a few
 
 class TournamentCreateForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=160)
-    game = forms.ChoiceField(label=_("Game"), choices=GameKind.choices, widget=forms.RadioSelect)
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_KIND_CHOICES, widget=forms.RadioSelect)
     series_format = forms.ChoiceField(
         label=_("Series"), choices=SeriesFormat.choices, initial=SeriesFormat.BEST_OF_3
     )
@@ -121,20 +125,32 @@ class StageCreateForm(forms.Form):
 
 
 @dataclass(frozen=True)
+class ResultPlayer:
+    """A player the result form asks about."""
+
+    pk: int
+    name: str
+
+
+@dataclass(frozen=True)
 class PlayerInputs:
-    player: Player
+    player: ResultPlayer
     out: forms.BoundField
     cards: forms.BoundField
     score: forms.BoundField
+    wrong: forms.BoundField
 
 
 class ResultForm(forms.Form):
-    """One game's result, as a referee taps it in (or an organiser corrects it).
+    """One game's result, as a referee taps it in (or an organiser corrects it), read into a value.
 
     Snap: ``out_<player>`` is the order a player went out in (1 = first; equal numbers went out
-    together; blank = still in), ``cards_<player>`` the card count at an adjudication.
-    Snapszer: ``score_<player>`` (mode ``score``), or ``hand_<i>_winner`` / ``hand_<i>_points``
-    (mode ``hands``; winner ``tie`` = a hand nobody won, X29).
+    together; blank = still in), ``cards_<player>`` the card count at an adjudication,
+    ``wrong_<player>`` the player's wrong calls (S42; blank = 0).
+    Snapszer: ``score_<player>`` (mode ``score``), ``game_<i>_<player>`` (mode ``games``), or
+    ``hand_<i>_winner`` / ``hand_<i>_points`` (mode ``hands``; winner ``tie`` = a hand nobody won,
+    X29). The form turns them into the submitted shape (``tournaments/results/payload.py``) and
+    reads that against the game's table, as the API does: ``cleaned_data["result"]`` is the value.
     """
 
     game = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
@@ -172,28 +188,24 @@ class ResultForm(forms.Form):
         label=_("Pot carried into the last hand"), required=False, min_value=0, initial=0
     )
 
-    def __init__(
-        self,
-        *args: Any,
-        game_kind: str,
-        players: Sequence[Player],
-        correcting: bool = False,
-        games_to_win: int = 1,
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, *args: Any, target: ResultTarget, correcting: bool = False, **kwargs: Any) -> None:
         initial = kwargs.setdefault("initial", {})
         initial.setdefault("client_key", uuid.uuid4().hex)
+        table = target.table
+        rules = table.rules
+        games_to_win = rules.match.games_to_win if rules is not None and rules.match is not None else 1
         if games_to_win > 1:
             initial.setdefault("mode", "games")
         super().__init__(*args, **kwargs)
+        self.target = target
         # A match of several games to the target (snapszer-hu: two games of 7) is entered game by game.
         self.match_games = 2 * games_to_win - 1 if games_to_win > 1 else 0
         if self.match_games:
             mode = self.fields["mode"]
             assert isinstance(mode, forms.ChoiceField)
             mode.choices = [("games", _("Game by game")), ("hands", _("Hand by hand"))]
-        self.game_kind = game_kind
-        self.players = list(players)
+        self.game_kind = table.kind
+        self.players = [ResultPlayer(pk, table.name(pk)) for pk in table.players]
         self.correcting = correcting
         number = {"min_value": 0, "required": False}
         for player in self.players:
@@ -204,16 +216,10 @@ class ResultForm(forms.Form):
                 required=False,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "out-order"}),
             )
-            self.fields[f"cards_{player.pk}"] = forms.IntegerField(
-                label=player.name,
-                **number,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-            )
-            self.fields[f"score_{player.pk}"] = forms.IntegerField(
-                label=player.name,
-                **number,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-            )
+            for prefix in ("cards", "score", "wrong"):
+                self.fields[f"{prefix}_{player.pk}"] = forms.IntegerField(
+                    label=player.name, **number, widget=forms.NumberInput(attrs={"inputmode": "numeric"})
+                )
         for index in range(self.match_games):
             for player in self.players:
                 self.fields[f"game_{index}_{player.pk}"] = forms.IntegerField(
@@ -234,6 +240,11 @@ class ResultForm(forms.Form):
                     self._errors.setdefault("hands", self.error_class()).append(
                         _("Hand %(n)s: choose the winner.") % {"n": index + 1}
                     )
+        if not self._errors:
+            try:
+                cleaned["result"] = self.target.parse(self.result_payload())
+            except ResultInvalid as exc:
+                self.add_service_error(exc)
         return cleaned
 
     # --- what the template walks over -----------------------------------------------------------
@@ -246,7 +257,11 @@ class ResultForm(forms.Form):
     def player_inputs(self) -> list[PlayerInputs]:
         return [
             PlayerInputs(
-                player=p, out=self[f"out_{p.pk}"], cards=self[f"cards_{p.pk}"], score=self[f"score_{p.pk}"]
+                player=p,
+                out=self[f"out_{p.pk}"],
+                cards=self[f"cards_{p.pk}"],
+                score=self[f"score_{p.pk}"],
+                wrong=self[f"wrong_{p.pk}"],
             )
             for p in self.players
         ]
@@ -262,31 +277,37 @@ class ResultForm(forms.Form):
     def errors_for(self, name: str) -> list[str]:
         return [str(e) for e in self.errors.get(name, [])]
 
+    def _errors_by_player(self, name: str, prefix: str) -> list[str]:
+        found = self.errors_for(name)
+        for player in self.players:
+            found += [f"{player.name}: {e}" for e in self.errors_for(f"{prefix}_{player.pk}")]
+        return found
+
     @property
     def order_errors(self) -> list[str]:
-        found = self.errors_for("order")
-        for player in self.players:
-            found += [f"{player.name}: {e}" for e in self.errors_for(f"out_{player.pk}")]
-        return found
+        return self._errors_by_player("order", "out")
 
     @property
     def cards_errors(self) -> list[str]:
-        found = self.errors_for("cards")
-        for player in self.players:
-            found += [f"{player.name}: {e}" for e in self.errors_for(f"cards_{player.pk}")]
-        return found
+        return self._errors_by_player("cards", "cards")
 
     @property
     def score_errors(self) -> list[str]:
-        found = self.errors_for("score")
-        for player in self.players:
-            found += [f"{player.name}: {e}" for e in self.errors_for(f"score_{player.pk}")]
-        return found
+        return self._errors_by_player("score", "score")
+
+    @property
+    def wrong_errors(self) -> list[str]:
+        return self._errors_by_player("wrong_calls", "wrong")
+
+    @property
+    def wrong_calls_open(self) -> bool:
+        """Show the wrong-calls inputs: some were given, or they have errors."""
+        return bool(self.wrong_errors) or any(self[f"wrong_{p.pk}"].value() for p in self.players)
 
     # --- parsing ---------------------------------------------------------------------------------
 
     def result_payload(self) -> dict[str, Any]:
-        """The result in the shape ``result_record`` takes. Call after ``is_valid()``."""
+        """The result in the submitted shape (as an API client sends it)."""
         return self._snap_payload() if self.is_snap else self._snapszer_payload()
 
     def _snap_payload(self) -> dict[str, Any]:
@@ -314,6 +335,9 @@ class ResultForm(forms.Form):
                 for p in self.players
                 if data.get(f"cards_{p.pk}") is not None
             }
+        payload["wrong_calls"] = {
+            str(p.pk): data[f"wrong_{p.pk}"] for p in self.players if data.get(f"wrong_{p.pk}") is not None
+        }
         return payload
 
     def _snapszer_payload(self) -> dict[str, Any]:
@@ -344,11 +368,13 @@ class ResultForm(forms.Form):
         }
 
     def add_service_error(self, exc: ApplicationError) -> None:
-        """Show a refusal of ``result_record`` next to the fields it is about."""
+        """Show a refusal (of reading the result, or of ``result_record``) next to the fields it is
+        about."""
         where = {
             "eliminated": "order",
             "ending": "ending",
             "card_counts": "cards",
+            "wrong_calls": "wrong_calls",
             "score": "score",
             "pot_carried": "pot_carried",
             "reason": "reason",
@@ -369,28 +395,41 @@ class ResultForm(forms.Form):
     # --- an organiser's correction starts from the current result --------------------------------
 
     @staticmethod
-    def initial_from(result: GameResult) -> dict[str, Any]:
-        data: Mapping[str, Any] = result.data
-        initial: dict[str, Any] = {"game": result.game.number, "expected_version": result.version}
-        if data.get("game") == "snap":
-            initial["ending"] = data.get("ending")
-            for position, group in enumerate(data.get("eliminated") or [], start=1):
-                for pid in group if isinstance(group, list) else [group]:
+    def initial_from(target: ResultTarget) -> dict[str, Any]:
+        """The form's fields for correcting game ``target.game_number``: its current result (for a
+        void game, the result it had before it was voided), entered as it was."""
+        initial: dict[str, Any] = {"game": target.game_number, "expected_version": target.expected_version}
+        value = target.start
+        if isinstance(value, SnapTableResult):
+            initial["ending"] = str(value.ending)
+            groups = value.eliminated[:-1] if value.ending is SnapEnding.DRAW else value.eliminated
+            for position, group in enumerate(groups, start=1):  # a draw's last group: the untapped
+                for pid in group:
                     initial[f"out_{pid}"] = position
-            if data.get("ending") == "draw" and data.get("eliminated"):
-                for pid in data["eliminated"][-1]:
-                    initial.pop(f"out_{pid}", None)  # the form adds the untapped as the last group
-            for pid, count in (data.get("card_counts") or {}).items():
+            for pid, count in value.card_counts.items():
                 initial[f"cards_{pid}"] = count
-        elif data.get("games"):
-            initial["mode"] = "games"
-            for index, game in enumerate(data["games"]):
-                for pid, score in game.items():
-                    initial[f"game_{index}_{pid}"] = score
-            initial["pot_carried"] = data.get("pot_carried") or 0
-        else:
-            initial["mode"] = "score"
-            for pid, score in (data.get("score") or {}).items():
-                initial[f"score_{pid}"] = score
-            initial["pot_carried"] = data.get("pot_carried") or 0
+            for pid, wrong in value.wrong_calls.items():
+                if wrong:
+                    initial[f"wrong_{pid}"] = wrong
+        elif isinstance(value, SnapszerMatchResult):
+            initial.update(_snapszer_initial(value))
         return initial
+
+
+def _snapszer_initial(value: SnapszerMatchResult) -> dict[str, Any]:
+    if value.hands is not None and len(value.hands) <= HAND_ROWS:
+        initial: dict[str, Any] = {"mode": "hands"}
+        for index, hand in enumerate(value.hands):
+            initial[f"hand_{index}_winner"] = "tie" if hand.winner is None else str(hand.winner)
+            initial[f"hand_{index}_points"] = str(hand.points) if hand.winner is not None else ""
+        return initial
+    a, b = value.players
+    initial = {"pot_carried": value.pot_carried}
+    if len(value.games) > 1:
+        initial["mode"] = "games"
+        for index, (x, y) in enumerate(value.games):
+            initial.update({f"game_{index}_{a}": x, f"game_{index}_{b}": y})
+    else:
+        initial["mode"] = "score"
+        initial.update({f"score_{a}": value.games[0][0], f"score_{b}": value.games[0][1]})
+    return initial

@@ -6,15 +6,28 @@ leave room for every format of rules/tournaments.md; the services build round ro
 
 from __future__ import annotations
 
+from functools import cached_property
+from typing import Final
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+# The engines' own GameKind (a pure StrEnum); other modules import it from here too.
+from games.engine.protocol import GameKind
+from tournaments.results.values import ResultValue, result_from_json
 
-class GameKind(models.TextChoices):
-    SNAP = "snap", _("Snap")
-    SNAPSZER = "snapszer", _("Snapszer")
+# The games by name, as people read them. The values are the engines' GameKind: a kind without a
+# label here fails at import.
+GAME_KIND_LABELS: Final[dict[GameKind, Promise]] = {
+    GameKind.SNAP: _("Snap"),
+    GameKind.SNAPSZER: _("Snapszer"),
+}
+GAME_KIND_CHOICES: Final[list[tuple[str, Promise]]] = [
+    (kind.value, GAME_KIND_LABELS[kind]) for kind in GameKind
+]
 
 
 class SeriesFormat(models.TextChoices):
@@ -77,7 +90,7 @@ class Tournament(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
     name = models.CharField(_("name"), max_length=160)
-    game = models.CharField(_("game"), max_length=16, choices=GameKind.choices)
+    game = models.CharField(_("game"), max_length=16, choices=GAME_KIND_CHOICES)
     rules_profile = models.CharField(
         _("rules profile"), max_length=40, help_text=_("e.g. classic (Snap) or snapszer (Snapszer)")
     )
@@ -242,9 +255,11 @@ class Game(models.Model):
 class GameResult(models.Model):
     """One version of a game's result. Append-only: a correction is a new version.
 
-    A **void** version (``void=True``, empty ``data``) says the game counts for nothing: a correction
-    of an earlier game decided the series before it (docs/results.md). It is written by that
-    correction, with its organiser and reason; the voided result stays in the version before it.
+    ``data`` is the result value's stored JSON; read it as ``value`` (only
+    ``tournaments/results/values.py`` knows its keys). A **void** version (``void=True``, a
+    ``VoidResult``) says the game counts for nothing: a correction of an earlier game decided the
+    series before it (docs/results.md). It is written by that correction, with its organiser and
+    reason; the voided result stays in the version before it.
     """
 
     class Source(models.TextChoices):
@@ -255,7 +270,7 @@ class GameResult(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
     version = models.PositiveIntegerField()
     confirmed = models.BooleanField(default=True)
-    # Normalised outcome, see tournaments/results.py for the shapes.
+    # The result value as JSON (format version 2): see tournaments/results/values.py.
     data = models.JSONField()
     source = models.CharField(max_length=12, choices=Source.choices)
     recorded_by = models.ForeignKey(
@@ -269,6 +284,10 @@ class GameResult(models.Model):
     )
     # NULL, not "": the unique constraint below only applies to submissions that sent a key.
     client_key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001
+    # The online game this result came from (source "engine"): recording it again finds this row.
+    engine_game = models.PositiveBigIntegerField(
+        null=True, blank=True, verbose_name=_("online game"), help_text=_("The online game it was played as.")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -284,11 +303,26 @@ class GameResult(models.Model):
                 condition=Q(client_key__isnull=False),
                 name="result_client_key_unique",
             ),
+            # An online game records its result once (result_record is idempotent by it).
+            models.UniqueConstraint(
+                fields=["engine_game"],
+                condition=Q(engine_game__isnull=False),
+                name="result_engine_game_unique",
+            ),
+            models.CheckConstraint(
+                condition=Q(engine_game__isnull=True) | Q(source="engine"),
+                name="result_engine_game_only_from_engine",
+            ),
         ]
 
     def __str__(self) -> str:
         void = " void" if self.void else ""
         return f"{self.game} v{self.version}{void}{'' if self.confirmed else ' (superseded)'}"
+
+    @cached_property
+    def value(self) -> ResultValue:
+        """The result this version holds. Raises ValueError for a row that is not format 2."""
+        return result_from_json(self.data)
 
 
 class StandingRow(models.Model):

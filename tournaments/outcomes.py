@@ -6,9 +6,9 @@ one place that maps between the two, so the pure modules stay free of Django.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.engine import snap
 from games.engine.errors import InvalidRules, Problem
@@ -17,13 +17,8 @@ from games.engine.snap.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.engine.snap.rules import rules_from_options as snap_rules_from_options
 from tournaments import series as pure_series
 from tournaments import standings as pure_standings
-from tournaments.models import Entry, GameKind, GameResult, Player, Round, Series, SeriesFormat, Stage
-
-FORMATS = {
-    SeriesFormat.BEST_OF_3: pure_series.BEST_OF_3,
-    SeriesFormat.BEST_OF_5: pure_series.BEST_OF_5,
-    SeriesFormat.FIRST_TO_3: pure_series.FIRST_TO_3,
-}
+from tournaments.models import Entry, GameKind, GameResult, Player, Round, Series, Stage
+from tournaments.results.values import PlayedResult, ResultValue, VoidResult
 
 
 class SeriesInconsistent(ValueError):
@@ -67,17 +62,29 @@ class SeriesView:
         return {self.player_ids[seat]: place for seat, place in enumerate(placings)}
 
 
+class SeriesGame(NamedTuple):
+    """A game's confirmed result as the series fold reads it (a void one counts for nothing)."""
+
+    value: ResultValue
+    sudden_death: bool
+
+
+def series_games(confirmed: Iterable[GameResult]) -> dict[int, SeriesGame]:
+    """Confirmed result versions (their ``game`` selected) by game number."""
+    return {r.game.number: SeriesGame(r.value, r.game.sudden_death) for r in confirmed}
+
+
 def game_outcome(
-    data: Mapping[str, Any], player_ids: tuple[int, ...], *, sudden_death: bool
+    value: PlayedResult, player_ids: tuple[int, ...], *, sudden_death: bool
 ) -> pure_series.GameOutcome:
-    """A stored result as series.py's outcome, indexed by the series' seats (stored keys are strings)."""
-    seats = tuple(str(pid) for pid in player_ids)
+    """A result as series.py's outcome, indexed by the series' seats: placings, and the wrong calls
+    (Snap, S42) or game points (Snapszer) of the players who played."""
     return pure_series.GameOutcome.from_players(
-        seats,
-        data["placings"],
+        player_ids,
+        value.placings,
         sudden_death=sudden_death,
-        wrong_calls=data.get("wrong_calls") or None,
-        game_points=data.get("score") or None,
+        wrong_calls=value.wrong_calls,
+        game_points=value.game_points,
     )
 
 
@@ -85,9 +92,9 @@ def series_player_ids(series: Series) -> tuple[int, ...]:
     return tuple(series.seats.order_by("seat").values_list("player_id", flat=True))
 
 
-def series_status(series: Series, confirmed: Mapping[int, GameResult]) -> SeriesView:
-    """The pure status of ``series`` given its confirmed results by game number; void results
-    count for nothing.
+def series_status(series: Series, confirmed: Mapping[int, SeriesGame]) -> SeriesView:
+    """The pure status of ``series`` given its confirmed results by game number
+    (:func:`series_games`); void results count for nothing.
 
     Raises SeriesInconsistent when the results do not make a valid series.
     """
@@ -96,7 +103,7 @@ def series_status(series: Series, confirmed: Mapping[int, GameResult]) -> Series
 
 
 def series_status_counted(
-    series: Series, confirmed: Mapping[int, GameResult]
+    series: Series, confirmed: Mapping[int, SeriesGame]
 ) -> tuple[SeriesView, list[int]]:
     """Like :func:`series_status`, but games recorded after the series was decided do not make it
     inconsistent: they are left out of the status and their numbers returned (what a correction
@@ -105,28 +112,28 @@ def series_status_counted(
 
 
 def _series_fold(
-    series: Series, confirmed: Mapping[int, GameResult], *, leave_out_after_decision: bool
+    series: Series, confirmed: Mapping[int, SeriesGame], *, leave_out_after_decision: bool
 ) -> tuple[SeriesView, list[int]]:
     player_ids = series_player_ids(series)
-    kind = (
-        pure_series.GameKind.SNAP
-        if series.stage.tournament.game == GameKind.SNAP
-        else pure_series.GameKind.SNAPSZER
-    )
-    fmt = FORMATS[SeriesFormat(series.format)]
-    numbers = [n for n in sorted(confirmed) if not confirmed[n].void]
+    kind = GameKind(series.stage.tournament.game)
+    length = pure_series.series_length(series.format)
+    played = [
+        (number, value, game.sudden_death)
+        for number, game in sorted(confirmed.items())
+        if not isinstance(value := game.value, VoidResult)
+    ]
+    numbers = [number for number, _value, _sudden_death in played]
     try:
         outcomes = [
-            game_outcome(confirmed[n].data, player_ids, sudden_death=confirmed[n].game.sudden_death)
-            for n in numbers
+            game_outcome(value, player_ids, sudden_death=sudden_death) for _n, value, sudden_death in played
         ]
         count = len(outcomes)
         if leave_out_after_decision:
             count = pure_series.series_games_counted(
-                fmt, len(player_ids), outcomes, game=kind, seed=series.seed
+                length, len(player_ids), outcomes, game=kind, seed=series.seed
             )
         status = pure_series.series_status(
-            fmt, len(player_ids), outcomes[:count], game=kind, seed=series.seed
+            length, len(player_ids), outcomes[:count], game=kind, seed=series.seed
         )
     except pure_series.SeriesError as exc:
         names = _player_names(exc, player_ids)
@@ -201,9 +208,7 @@ def _lines(standings: pure_standings.Standings, group: int) -> list[StandingLine
 def stage_standings(stage: Stage) -> list[StandingLine]:
     """Work out ``stage``'s standings from its confirmed results (pure functions do the work); a
     void game counts for nothing."""
-    game = (
-        pure_series.GameKind.SNAP if stage.tournament.game == GameKind.SNAP else pure_series.GameKind.SNAPSZER
-    )
+    game = GameKind(stage.tournament.game)
     records: list[tuple[int, pure_standings.SeriesRecord]] = []
     confirmed = (
         GameResult.objects.filter(game__series__stage=stage, confirmed=True, void=False)
@@ -222,17 +227,18 @@ def stage_standings(stage: Stage) -> list[StandingLine]:
                 series.table,
                 pure_standings.SeriesRecord(
                     seats=player_ids,
-                    format=FORMATS[SeriesFormat(series.format)],
+                    length=pure_series.series_length(series.format),
                     games=tuple(
-                        game_outcome(r.data, player_ids, sudden_death=r.game.sudden_death)
+                        game_outcome(value, player_ids, sudden_death=r.game.sudden_death)
                         for r in games_by_series.get(series.pk, [])
+                        if not isinstance(value := r.value, VoidResult)
                     ),
                     seed=series.seed,
                 ),
             )
         )
     chain = stage.tiebreaks or None
-    if game is pure_series.GameKind.SNAP:
+    if game is GameKind.SNAP:
         lines: list[StandingLine] = []
         for table, record in records:
             lines += _lines(pure_standings.table_standings(record, stage_seed=stage.seed, chain=chain), table)

@@ -8,44 +8,37 @@ English ``message`` stays here for logs, the shell and tests.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
-from typing import Self
+
+from games.engine.errors import Code
 
 
-class TournamentErrorCode(StrEnum):
+class TournamentErrorCode(Code):
     """Base of the pure modules' codes (``SeriesErrorCode``, ``StandingsErrorCode``,
-    ``PairingErrorCode``).
+    ``PairingErrorCode``): a :class:`~games.engine.errors.Code` like the engines' codes, so one
+    vocabulary (and one test that every code has a message) covers both.
 
     A member is ``NAME = "code", ("extra", ...)``: the stable code and the names of the ``extra``
-    values every error of that code carries. A code names one problem wherever it is used: two
-    enums may share a code only for the same problem with the same extras (a test checks it), since
-    the Django side words its message by the code.
+    values every error of that code carries (its ``param_names``). A code names one problem
+    wherever it is used: two enums may share a code only for the same problem with the same extras
+    (a test checks it), since the Django side words its message by the code.
     """
 
-    extra_names: tuple[str, ...]
 
-    def __new__(cls, code: str, extra_names: tuple[str, ...] = ()) -> Self:
-        member = str.__new__(cls, code)
-        member._value_ = code
-        member.extra_names = extra_names
-        return member
-
-
-def checked_extra(code: TournamentErrorCode, extra: Mapping[str, object] | None) -> dict[str, object]:
+def checked_extra(code: Code, extra: Mapping[str, object] | None) -> dict[str, object]:
     """``extra`` as a dict, after checking it holds exactly what ``code`` declares.
 
     Raises TypeError (a bug in the pure module, not bad input) when it does not.
     """
     given = dict(extra or {})
-    if set(given) != set(code.extra_names):
-        raise TypeError(f"{code.value!r} carries {sorted(code.extra_names)}, was given {sorted(given)}")
+    if set(given) != set(code.param_names):
+        raise TypeError(f"{code.value!r} carries {sorted(code.param_names)}, was given {sorted(given)}")
     return given
 
 
 class TournamentInputError(ValueError):
     """A stable ``code`` (the Django layer translates by it), a plain-English ``message`` a person can
     act on (logs, the shell), and ``extra`` values naming what was wrong: exactly the names
-    ``code.extra_names`` declares. Raises TypeError when ``extra`` does not match the code."""
+    ``code.param_names`` declares. Raises TypeError when ``extra`` does not match the code."""
 
     def __init__(
         self, code: TournamentErrorCode, message: str, extra: Mapping[str, object] | None = None

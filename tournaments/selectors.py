@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import ApplicationError, NotFound
+from snapleague.users import Account, AnyUser, signed_in
 from tournaments import outcomes
-from tournaments import series as pure_series
 from tournaments import standings as pure_standings
 from tournaments.access import require_organiser, require_recorder, user_is_organiser, user_is_referee
 from tournaments.models import (
@@ -27,7 +26,8 @@ from tournaments.models import (
     StandingRow,
     Tournament,
 )
-from tournaments.results import snapszer_rules
+from tournaments.results.payload import snapszer_rules
+from tournaments.results.values import PlayedResult, SnapszerMatchResult, VoidResult
 from tournaments.series import Due
 from tournaments.tournament_messages import series_error_message
 
@@ -52,37 +52,37 @@ def series_with_seats(*, stage: Stage) -> QuerySet[Series]:
 # --- Who may see what ---------------------------------------------------------------------------
 
 
-def tournaments_visible(*, user: Any) -> QuerySet[Tournament]:
+def tournaments_visible(*, user: AnyUser) -> QuerySet[Tournament]:
     """Tournaments ``user`` may read. A tournament is public once it runs or its pairings are out;
     before that (a draft being set up) only its club's organisers and its referees see it."""
     queryset = Tournament.objects.select_related("club")
-    if getattr(user, "is_superuser", False):
+    if user.is_superuser:
         return queryset
     paired = Exists(Round.objects.filter(stage__tournament=OuterRef("pk")))
     public = ~Q(status=Tournament.Status.DRAFT) | Q(paired)
-    if not getattr(user, "is_authenticated", False):
+    if not signed_in(user):
         return queryset.filter(public)
     staff = Q(pk__in=Tournament.objects.filter(Q(club__organisers=user) | Q(referees=user)).values("pk"))
     return queryset.filter(public | staff)
 
 
-def _visible_tournament_ids(user: Any) -> QuerySet[Tournament]:
+def _visible_tournament_ids(user: AnyUser) -> QuerySet[Tournament]:
     return tournaments_visible(user=user).values("pk")
 
 
-def stages_visible(*, user: Any) -> QuerySet[Stage]:
+def stages_visible(*, user: AnyUser) -> QuerySet[Stage]:
     return Stage.objects.select_related("tournament__club").filter(
         tournament__in=_visible_tournament_ids(user)
     )
 
 
-def rounds_visible(*, user: Any) -> QuerySet[Round]:
+def rounds_visible(*, user: AnyUser) -> QuerySet[Round]:
     return Round.objects.select_related("stage", "bye").filter(
         stage__tournament__in=_visible_tournament_ids(user)
     )
 
 
-def series_visible(*, user: Any) -> QuerySet[Series]:
+def series_visible(*, user: AnyUser) -> QuerySet[Series]:
     return (
         Series.objects.select_related("round", "stage__tournament")
         .prefetch_related("seats__player")
@@ -90,19 +90,19 @@ def series_visible(*, user: Any) -> QuerySet[Series]:
     )
 
 
-def games_visible(*, user: Any) -> QuerySet[Game]:
+def games_visible(*, user: AnyUser) -> QuerySet[Game]:
     return Game.objects.select_related("series").filter(
         series__stage__tournament__in=_visible_tournament_ids(user)
     )
 
 
-def results_visible(*, user: Any) -> QuerySet[GameResult]:
+def results_visible(*, user: AnyUser) -> QuerySet[GameResult]:
     return GameResult.objects.select_related("game__series", "recorded_by").filter(
         game__series__stage__tournament__in=_visible_tournament_ids(user)
     )
 
 
-def tournament_get(*, user: Any, tournament_id: int) -> Tournament:
+def tournament_get(*, user: AnyUser, tournament_id: int) -> Tournament:
     """Raises NotFound when there is no such tournament or ``user`` may not see it (a draft)."""
     try:
         return tournaments_visible(user=user).get(pk=tournament_id)
@@ -110,18 +110,44 @@ def tournament_get(*, user: Any, tournament_id: int) -> Tournament:
         raise NotFound(code="tournament_not_found", message=_("No such tournament.")) from None
 
 
-def stage_get(*, user: Any, stage_id: int) -> Stage:
+def stage_get(*, user: AnyUser, stage_id: int) -> Stage:
     try:
         return stages_visible(user=user).get(pk=stage_id)
     except Stage.DoesNotExist:
         raise NotFound(code="stage_not_found", message=_("No such stage.")) from None
 
 
-def series_get(*, user: Any, series_id: int) -> Series:
+def series_get(*, user: AnyUser, series_id: int) -> Series:
     try:
         return series_visible(user=user).get(pk=series_id)
     except Series.DoesNotExist:
         raise NotFound(code="series_not_found", message=_("No such series.")) from None
+
+
+# --- Fetches for the services ---------------------------------------------------------------------
+# A service fetches what it writes by id, without the visibility check of the *_get above: it
+# checks what the user may do itself (tournaments/access.py), after the lock if it takes one.
+
+
+def series_by_id(*, series_id: int) -> Series:
+    """The series with its stage, tournament, club and round. Raises NotFound."""
+    try:
+        return Series.objects.select_related("stage__tournament__club", "round").get(pk=series_id)
+    except Series.DoesNotExist:
+        raise NotFound(code="series_not_found", message=_("No such series.")) from None
+
+
+def stage_by_id(*, stage_id: int, lock: bool = False) -> Stage:
+    """The stage with its tournament and club. ``lock``: its row stays locked (select_for_update)
+    until the transaction ends; every result of a stage, and its rounds, are written under it.
+    Raises NotFound."""
+    queryset = Stage.objects.select_related("tournament__club")
+    if lock:
+        queryset = queryset.select_for_update(of=("self",))
+    try:
+        return queryset.get(pk=stage_id)
+    except Stage.DoesNotExist:
+        raise NotFound(code="stage_not_found", message=_("No such stage.")) from None
 
 
 def club_get(*, slug: str) -> Club:
@@ -169,7 +195,7 @@ class Roles:
         return self.organiser or self.referee
 
 
-def roles_get(*, user: Any, tournament: Tournament) -> Roles:
+def roles_get(*, user: AnyUser, tournament: Tournament) -> Roles:
     return Roles(
         organiser=user_is_organiser(user, tournament.club), referee=user_is_referee(user, tournament)
     )
@@ -185,7 +211,7 @@ class ClubPage:
     is_organiser: bool
 
 
-def club_page_get(*, user: Any, slug: str) -> ClubPage:
+def club_page_get(*, user: AnyUser, slug: str) -> ClubPage:
     club = club_get(slug=slug)
     tournaments = list(
         tournaments_visible(user=user)
@@ -217,13 +243,13 @@ class TournamentPage:
     roles: Roles
     entries: list[Entry]
     stages: list[StagePart]
-    referees: list[Any]
+    referees: list[Account]
     addable_players: list[Player]
     # The void versions of voided games, by series id (who voided each game, when and why).
     voided: dict[int, list[GameResult]]
 
 
-def tournament_page_get(*, user: Any, tournament_id: int) -> TournamentPage:
+def tournament_page_get(*, user: AnyUser, tournament_id: int) -> TournamentPage:
     tournament = tournament_get(user=user, tournament_id=tournament_id)
     roles = roles_get(user=user, tournament=tournament)
     entries = list(tournament.entries.select_related("player"))
@@ -320,6 +346,10 @@ class SeriesPage:
         return [s.player for s in self.seats if s.player_id in due]
 
     @property
+    def is_snap(self) -> bool:
+        return self.tournament.game == GameKind.SNAP
+
+    @property
     def match_games_to_win(self) -> int:
         """Snapszer: how many games of the target make a match (2 for ``snapszer-hu``); else 1."""
         if self.tournament.game != GameKind.SNAPSZER:
@@ -335,7 +365,7 @@ class SeriesPage:
         return self.status is not None and self.status.status.due is Due.COIN_FLIP
 
 
-def series_page_get(*, user: Any, series_id: int) -> SeriesPage:
+def series_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
     series = series_get(user=user, series_id=series_id)
     tournament = series.stage.tournament
     seats = list(series.seats.select_related("player"))
@@ -343,11 +373,11 @@ def series_page_get(*, user: Any, series_id: int) -> SeriesPage:
     for result in GameResult.objects.filter(game__series=series).select_related("recorded_by", "game"):
         versions.setdefault(result.game_id, []).append(result)
     games = [GameLine(game=g, versions=versions.get(g.pk, [])) for g in series.games.all()]
-    confirmed = {line.game.number: line.current for line in games if line.current is not None}
+    confirmed = outcomes.series_games(line.current for line in games if line.current is not None)
     status: outcomes.SeriesView | None = None
     problem = ""
     try:
-        status = outcomes.series_status(series, confirmed)  # type: ignore[arg-type]
+        status = outcomes.series_status(series, confirmed)
     except outcomes.SeriesInconsistent as exc:
         problem = series_error_message(exc.error, seat_names=exc.seat_names, player_names=exc.player_names)
     return SeriesPage(
@@ -362,7 +392,7 @@ def series_page_get(*, user: Any, series_id: int) -> SeriesPage:
     )
 
 
-def series_version_get(*, user: Any, series_id: int) -> int:
+def series_version_get(*, user: AnyUser, series_id: int) -> int:
     """How many result versions the series has: it rises with every result and correction."""
     series = series_get(user=user, series_id=series_id)
     return GameResult.objects.filter(game__series=series).count()
@@ -391,11 +421,11 @@ def standings_chain(stage: Stage) -> list[str]:
     """The tiebreak names of ``stage``'s standings, in order (JSON keeps no order on PostgreSQL)."""
     if stage.tiebreaks:
         return [str(t) for t in stage.tiebreaks]
-    game = pure_series.GameKind(stage.tournament.game)
-    return [str(t) for t in pure_standings.default_chain(game, tables=game is pure_series.GameKind.SNAP)]
+    game = GameKind(stage.tournament.game)
+    return [str(t) for t in pure_standings.default_chain(game, tables=game is GameKind.SNAP)]
 
 
-def stage_standings_page_get(*, user: Any, stage_id: int) -> StandingsPage:
+def stage_standings_page_get(*, user: AnyUser, stage_id: int) -> StandingsPage:
     stage = stage_get(user=user, stage_id=stage_id)
     rows = list(stage_standings_list(stage=stage))
     tables = (
@@ -414,10 +444,25 @@ def stage_standings_page_get(*, user: Any, stage_id: int) -> StandingsPage:
     )
 
 
-def stage_version_get(*, user: Any, stage_id: int) -> str:
+def stage_version_get(*, user: AnyUser, stage_id: int) -> str:
     """``results_version.standings_version``: changes when a result comes in and when the table follows."""
     stage = stage_get(user=user, stage_id=stage_id)
     return f"{stage.results_version}.{stage.standings_version}"
+
+
+@dataclass(frozen=True)
+class PlayerGameLine:
+    """One game of a series, as the player's page lists it."""
+
+    game: Game
+    result: GameResult
+    place: int | None  # None for a void game
+    points: int | None  # Snapszer: the player's game points in the match
+    won: bool
+
+    @property
+    def counted(self) -> bool:
+        return not self.result.void
 
 
 @dataclass(frozen=True)
@@ -425,7 +470,19 @@ class PlayerSeriesLine:
     series: Series
     opponents: list[Player]
     placing: int | None
-    games: list[tuple[Game, GameResult]]
+    games: list[PlayerGameLine]
+
+
+def _player_game_line(game: Game, result: GameResult, player_id: int) -> PlayerGameLine | None:
+    """The line of ``player_id`` in ``game``, or None when they did not play it (sudden death)."""
+    value = result.value
+    if isinstance(value, VoidResult):
+        return PlayerGameLine(game, result, None, None, False) if player_id in game.seats else None
+    played: PlayedResult = value
+    if player_id not in played.players:
+        return None
+    points = played.score[player_id] if isinstance(played, SnapszerMatchResult) else None
+    return PlayerGameLine(game, result, played.placings[player_id], points, played.winner == player_id)
 
 
 @dataclass(frozen=True)
@@ -439,7 +496,7 @@ class PlayerPage:
     games_played: int
 
 
-def player_page_get(*, user: Any, player_id: int) -> PlayerPage:
+def player_page_get(*, user: AnyUser, player_id: int) -> PlayerPage:
     player = player_get(player_id=player_id)
     visible = _visible_tournament_ids(user)
     series_list = list(
@@ -448,26 +505,24 @@ def player_page_get(*, user: Any, player_id: int) -> PlayerPage:
         .prefetch_related("seats__player")
         .order_by("-stage__tournament__starts_at", "stage__tournament_id", "round__number", "table")
     )
-    results: dict[int, list[tuple[Game, GameResult]]] = {}
+    lines: dict[int, list[PlayerGameLine]] = {}
     for result in (
         GameResult.objects.filter(game__series__in=series_list, confirmed=True)
         .select_related("game", "recorded_by")
         .order_by("game__series_id", "game__number")
     ):
-        results.setdefault(result.game.series_id, []).append((result.game, result))
+        line = _player_game_line(result.game, result, player.pk)
+        if line is not None:
+            lines.setdefault(result.game.series_id, []).append(line)
     key = str(player.pk)
     history = []
     games_won = games_played = series_won = series_decided = 0
     for series in series_list:
         # A void game is listed (as voided) but counts for nothing.
-        games = [
-            (g, r)
-            for g, r in results.get(series.pk, [])
-            if key in r.data.get("placings", {}) or (r.void and player.pk in g.seats)
-        ]
-        counted = [r for _g, r in games if not r.void]
+        games = lines.get(series.pk, [])
+        counted = [line for line in games if line.counted]
         games_played += len(counted)
-        games_won += sum(1 for r in counted if r.data.get("winner") == player.pk)
+        games_won += sum(1 for line in counted if line.won)
         placing = series.placings.get(key) if series.status == Series.Status.DECIDED else None
         series_decided += placing is not None
         series_won += placing == 1
@@ -490,14 +545,14 @@ def player_page_get(*, user: Any, player_id: int) -> PlayerPage:
     )
 
 
-def series_record_page_get(*, user: Any, series_id: int) -> SeriesPage:
+def series_record_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
     """The series page for its "record result" form. Raises PermissionDenied for non-recorders."""
     page = series_page_get(user=user, series_id=series_id)
     require_recorder(user, page.tournament)
     return page
 
 
-def game_correction_get(*, user: Any, series_id: int, game_number: int) -> tuple[SeriesPage, GameLine]:
+def game_correction_get(*, user: AnyUser, series_id: int, game_number: int) -> tuple[SeriesPage, GameLine]:
     """The series page and the game an organiser corrects. Raises PermissionDenied, NotFound."""
     page = series_page_get(user=user, series_id=series_id)
     require_organiser(user, page.tournament.club)

@@ -41,17 +41,11 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Final
 
+from games.engine.protocol import GameKind  # a Snapszer series game is one match (X32)
 from tournaments.problems import TournamentErrorCode, checked_extra
 
 MAX_SUDDEN_DEATH_REPLAYS = 2  # S42
 SNAP_SEATS = range(2, 7)  # S1: 2 to 6 players
-
-
-class GameKind(StrEnum):
-    """The game a series is made of."""
-
-    SNAP = "snap"
-    SNAPSZER = "snapszer"  # one series game = one Snapszer match (X32)
 
 
 class SeriesKind(StrEnum):
@@ -60,9 +54,11 @@ class SeriesKind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class SeriesFormat:
-    """S39: best of N games, or first to K game wins.
+class SeriesLength:
+    """How long a series runs (S39): best of N games, or first to K game wins.
 
+    ``code`` ("best_of_3", "first_to_3") is how it is stored and chosen (the tournament model's
+    ``SeriesFormat`` choices are such codes); :func:`series_length` reads it back.
     Raises SeriesError("invalid_format") when ``number`` is below 1.
     """
 
@@ -74,18 +70,23 @@ class SeriesFormat:
             raise SeriesError(
                 SeriesProblem(
                     SeriesErrorCode.INVALID_FORMAT,
-                    "A series format needs a whole number of games of at least 1.",
+                    "A series length needs a whole number of games of at least 1.",
                     {"number": repr(self.number)},
                 )
             )
 
     @classmethod
-    def best_of(cls, n: int) -> SeriesFormat:
+    def best_of(cls, n: int) -> SeriesLength:
         return cls(SeriesKind.BEST_OF, n)
 
     @classmethod
-    def first_to(cls, k: int) -> SeriesFormat:
+    def first_to(cls, k: int) -> SeriesLength:
         return cls(SeriesKind.FIRST_TO, k)
+
+    @property
+    def code(self) -> str:
+        """The stored form, e.g. "best_of_3", "first_to_3"."""
+        return f"{self.kind.value}_{self.number}"
 
     @property
     def label(self) -> str:
@@ -98,9 +99,19 @@ class SeriesFormat:
         return self.number if self.kind is SeriesKind.BEST_OF else 2 * self.number + 1
 
 
-BEST_OF_3 = SeriesFormat(SeriesKind.BEST_OF, 3)
-BEST_OF_5 = SeriesFormat(SeriesKind.BEST_OF, 5)
-FIRST_TO_3 = SeriesFormat(SeriesKind.FIRST_TO, 3)
+BEST_OF_3 = SeriesLength(SeriesKind.BEST_OF, 3)
+BEST_OF_5 = SeriesLength(SeriesKind.BEST_OF, 5)
+FIRST_TO_3 = SeriesLength(SeriesKind.FIRST_TO, 3)
+
+
+def series_length(code: str) -> SeriesLength:
+    """The length a stored code names: "best_of_3" is best of 3, "first_to_3" first to 3 (the
+    inverse of :attr:`SeriesLength.code`). Raises ValueError for text that names none, and
+    SeriesError("invalid_format") for a number below 1."""
+    kind, _, number = code.rpartition("_")
+    if kind not in SeriesKind or not number.isdigit():
+        raise ValueError(f"not a series length: {code!r}")
+    return SeriesLength(SeriesKind(kind), int(number))
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +266,7 @@ class SeriesStatus:
     games, then wrong calls and the coin flip); exposed for explanations, not to be built by hand.
     """
 
-    format: SeriesFormat
+    length: SeriesLength
     game: GameKind
     seat_count: int
     normal_games: int
@@ -315,7 +326,7 @@ def coin_flip(seed: str, tied_seats: Iterable[int]) -> int:
     return seats[int.from_bytes(digest, "big") % len(seats)]
 
 
-def series_start(fmt: SeriesFormat, seat_count: int, *, game: GameKind = GameKind.SNAP) -> SeriesStatus:
+def series_start(length: SeriesLength, seat_count: int, *, game: GameKind = GameKind.SNAP) -> SeriesStatus:
     """The status of a series before its first game. Raises SeriesError("invalid_seat_count") when
     Snap has not 2-6 seats or Snapszer not exactly 2."""
     allowed = SNAP_SEATS if game is GameKind.SNAP else range(2, 3)
@@ -334,7 +345,7 @@ def series_start(fmt: SeriesFormat, seat_count: int, *, game: GameKind = GameKin
         )
     zeros = (0,) * seat_count
     return SeriesStatus(
-        format=fmt,
+        length=length,
         game=game,
         seat_count=seat_count,
         normal_games=0,
@@ -357,7 +368,7 @@ def series_start(fmt: SeriesFormat, seat_count: int, *, game: GameKind = GameKin
 
 
 def series_status(
-    fmt: SeriesFormat,
+    length: SeriesLength,
     seat_count: int,
     games: Iterable[GameOutcome],
     *,
@@ -371,14 +382,14 @@ def series_status(
     a game after the series was decided, the wrong seats, invalid placings … — e.g. when a
     corrected result ends the series before a game that was already played.
     """
-    status, _counted = _replay(fmt, seat_count, games, game=game, seed=seed, stop_when_decided=False)
+    status, _counted = _replay(length, seat_count, games, game=game, seed=seed, stop_when_decided=False)
     if status.due is Due.COIN_FLIP and seed is not None:
         status = _flip(status, seed)
     return status
 
 
 def series_games_counted(
-    fmt: SeriesFormat,
+    length: SeriesLength,
     seat_count: int,
     games: Sequence[GameOutcome],
     *,
@@ -388,18 +399,18 @@ def series_games_counted(
     """How many of ``games`` (in the order played) count: all of them, or, when the series was
     decided before the last one, the games up to and including the one that decided it. The games
     after those were played after the decision (a correction can cause that) and are to be voided;
-    ``series_status(fmt, seat_count, games[:n], ...)`` is then the series' status.
+    ``series_status(length, seat_count, games[:n], ...)`` is then the series' status.
 
     A series decided by the coin flip (S42, ``seed`` given) is decided once the flip is due. Raises
     SeriesError (with ``game_index``), as :func:`series_status` does, for any other problem in the
     games that count.
     """
-    _status, counted = _replay(fmt, seat_count, games, game=game, seed=seed, stop_when_decided=True)
+    _status, counted = _replay(length, seat_count, games, game=game, seed=seed, stop_when_decided=True)
     return counted
 
 
 def _replay(
-    fmt: SeriesFormat,
+    length: SeriesLength,
     seat_count: int,
     games: Iterable[GameOutcome],
     *,
@@ -411,7 +422,7 @@ def _replay(
     took. ``stop_when_decided``: stop before the first game that comes after the decision (a due
     coin flip, with ``seed``, is made first) instead of refusing it. Raises SeriesError (with
     ``game_index``) at the first game that could not have been recorded."""
-    status = series_start(fmt, seat_count, game=game)
+    status = series_start(length, seat_count, game=game)
     counted = 0
     for outcome in games:
         if stop_when_decided:
@@ -645,11 +656,11 @@ def _advance(status: SeriesStatus, outcome: GameOutcome, seed: str | None) -> Se
         wins=wins,
         placing_sums=tuple(s + (p or 0) for s, p in zip(status.placing_sums, outcome.placings, strict=True)),
     )
-    fmt = status.format
-    if fmt.kind is SeriesKind.BEST_OF:
-        over = 2 * max(wins) > fmt.number or after.normal_games >= fmt.number  # S40
+    length = status.length
+    if length.kind is SeriesKind.BEST_OF:
+        over = 2 * max(wins) > length.number or after.normal_games >= length.number  # S40
     else:
-        over = max(wins) >= fmt.number or after.normal_games >= fmt.max_normal_games  # S41
+        over = max(wins) >= length.number or after.normal_games >= length.max_normal_games  # S41
     if not over:
         return after
     leaders = after.leaders

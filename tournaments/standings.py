@@ -40,9 +40,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations, pairwise
 
+from games.engine.protocol import GameKind
 from tournaments.formats.round_robin import PlayerId
 from tournaments.problems import TournamentErrorCode, TournamentInputError
-from tournaments.series import GameKind, GameOutcome, SeriesError, SeriesFormat, SeriesStatus, series_status
+from tournaments.series import GameOutcome, SeriesError, SeriesLength, SeriesStatus, series_status
 
 type TiebreakValue = int | float | str | None
 
@@ -134,7 +135,7 @@ class StandingsError(TournamentInputError):
 
 @dataclass(frozen=True, slots=True)
 class SeriesRecord:
-    """One series of the stage: the players in seat order, its format and its confirmed games in
+    """One series of the stage: the players in seat order, its length and its confirmed games in
     the order played (``GameOutcome`` is indexed by seat). ``seed`` is the series seed, read only if
     S42 falls to a coin flip.
 
@@ -145,7 +146,7 @@ class SeriesRecord:
     """
 
     seats: tuple[PlayerId, ...]
-    format: SeriesFormat
+    length: SeriesLength
     games: tuple[GameOutcome, ...]
     seed: str | None = None
     result: tuple[int | None, ...] | None = None
@@ -618,7 +619,7 @@ def _first_difference(
 
 def _status(record: SeriesRecord, game: GameKind, index: int) -> SeriesStatus:
     try:
-        return series_status(record.format, len(record.seats), record.games, game=game, seed=record.seed)
+        return series_status(record.length, len(record.seats), record.games, game=game, seed=record.seed)
     except SeriesError as error:
         raise StandingsError(
             StandingsErrorCode.INVALID_SERIES,

@@ -26,6 +26,8 @@ from tournaments.forms import (
     StageCreateForm,
     TournamentCreateForm,
 )
+from tournaments.results import services as result_services
+from tournaments.results.selectors import result_target_get
 
 LIVE_POLL_SECONDS = 2
 
@@ -245,16 +247,16 @@ def _result_page(
 
 
 def _record(request: HttpRequest, page: Any, form: ResultForm, line: Any = None) -> HttpResponse:
-    """Parse the form -> ``result_record`` -> back to the series, or the form with its errors."""
+    """The form's value -> ``result_record`` -> back to the series, or the form with its errors."""
     if not form.is_valid():
         return _result_page(request, page, form, status=400, line=line)
     data = form.cleaned_data
     try:
-        _result, created = services.result_record(
-            user=request.user,
+        _result, created = result_services.result_record(
+            source=result_services.UserSource(request.user),
             series_id=page.series.pk,
             game_number=data["game"],
-            result=form.result_payload(),
+            result=data["result"],
             expected_version=data["expected_version"],
             client_key=data["client_key"],
             reason=data.get("reason") or "",
@@ -278,12 +280,12 @@ def _record(request: HttpRequest, page: Any, form: ResultForm, line: Any = None)
 @require_http_methods(["GET", "POST"])
 def result_record(request: HttpRequest, series_id: int) -> HttpResponse:
     page = selectors.series_record_page_get(user=request.user, series_id=series_id)
+    target = result_target_get(user=request.user, series_id=series_id, game_number=page.next_game)
     form = ResultForm(
         request.POST if request.method == "POST" else None,
+        # A new game, even when it is a void one: a referee sending it is told an organiser records it again.
         initial={"game": page.next_game, "expected_version": 0},
-        game_kind=page.tournament.game,
-        players=page.due_players,
-        games_to_win=page.match_games_to_win,
+        target=target,
     )
     if request.method == "GET":
         return _result_page(request, page, form)
@@ -296,22 +298,14 @@ def result_correct(request: HttpRequest, series_id: int, game_number: int) -> Ht
     page, line = selectors.game_correction_get(
         user=request.user, series_id=series_id, game_number=game_number
     )
-    names = page.names
-    players = [s.player for s in page.seats if s.player_id in set(line.players or names)]
-    initial = ResultForm.initial_from(line.current)
-    if line.voided and line.current is not None:
-        # Recording a void game again: the players due now, starting from the result it had.
-        players = page.due_players if page.next_game == line.game.number else []
-        if line.voided_result is not None:
-            initial = ResultForm.initial_from(line.voided_result)
-        initial["expected_version"] = line.current.version
+    # Who plays the game, what the form starts from and which version it corrects (for a void game:
+    # the players due now, its result before it was voided, the void version) are the target's.
+    target = result_target_get(user=request.user, series_id=series_id, game_number=game_number)
     form = ResultForm(
         request.POST if request.method == "POST" else None,
-        initial=initial,
-        game_kind=page.tournament.game,
-        players=players,
+        initial=ResultForm.initial_from(target),
+        target=target,
         correcting=True,
-        games_to_win=page.match_games_to_win,
     )
     if request.method == "GET":
         return _result_page(request, page, form, line=line)

@@ -1,6 +1,7 @@
 """A run-time "hu" test catalogue: every message the tournament side words from a code (engine
-problems, series/standings/pairing problems) and the headlines around them, translated to
-"[hu] " + the English. A message that bypassed gettext, or the mappings, shows without the mark.
+problems and refused moves, series/standings/pairing problems), the headlines around them and the
+games' names, translated to "[hu] " + the English. A message that bypassed gettext, or the
+mappings, shows without the mark.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from django.utils import translation
 
-from tournaments import engine_messages, tournament_messages
+from tournaments import engine_messages, models, tournament_messages
 
 HEADLINES = [
     "These rules cannot be played.",
@@ -21,6 +22,8 @@ HEADLINES = [
     "The games recorded so far do not make a valid series, so no game can be added until an "
     "organiser puts them right. %(problem)s",
     "The request body could not be read: send a JSON object with the header Content-Type: application/json.",
+    # A field error of a submitted result (tournaments/results/payload.py), read at the edge.
+    "Choose how the game ended: last player standing, draw or adjudicated.",
 ]
 
 
@@ -33,6 +36,7 @@ def msgids() -> list[str]:
     """Every msgid the catalogue translates."""
     messages: list[Any] = [
         *engine_messages.MESSAGES.values(),
+        *engine_messages.ACTION_MESSAGES.values(),
         *engine_messages.LOCATIONS.values(),
         *engine_messages.REASONS.values(),
         engine_messages.OR,
@@ -44,6 +48,7 @@ def msgids() -> list[str]:
         tournament_messages.GAME_NUMBER,
         tournament_messages.GAME_VOID,
         tournament_messages.GAME_VOID_CONFLICT,
+        *models.GAME_KIND_LABELS.values(),
     ]
     return [msgid(m) for m in messages] + HEADLINES
 

@@ -7,12 +7,12 @@ from typing import Any
 
 from django.test import Client
 
-from tests.conftest import snap_win
+from snapleague.users import Account
+from tests.conftest import record_result, snap_win
 from tournaments.models import Club, GameKind, Player, Series, Tournament
-from tournaments.services import result_record
 
 
-def _staff_client(user: Any) -> Client:
+def _staff_client(user: Account) -> Client:
     user.is_staff = True
     user.save()
     client = Client()
@@ -41,7 +41,7 @@ def test_results_are_read_only_in_the_admin(
     make_series: Callable[..., Series], players: list[Player], referee: Any, organiser: Any
 ) -> None:
     series = make_series(players[:4])
-    record, _ = result_record(user=referee, series_id=series.pk, game_number=1, result=snap_win(*players[:4]))
+    record, _ = record_result(user=referee, series_id=series.pk, game_number=1, result=snap_win(*players[:4]))
     client = _staff_client(organiser)
     assert client.get("/admin/tournaments/gameresult/").status_code == 200
     page = client.get(f"/admin/tournaments/gameresult/{record.pk}/change/").content.decode()

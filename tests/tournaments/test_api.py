@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from snapleague.users import Account
 from tests.conftest import snap_win
 from tournaments.models import GameResult, Series
 
@@ -17,7 +18,7 @@ def table(make_series: Callable[..., Series], players: list) -> Series:
     return make_series(players[:4])
 
 
-def _client(user: Any = None) -> APIClient:
+def _client(user: Account | None = None) -> APIClient:
     client = APIClient()
     if user is not None:
         client.force_authenticate(user)

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tests.conftest import snap_win
+from snapleague.users import Account
+from tests.conftest import record_result, snap_win
 from tournaments.models import GameKind, Player, Series, Stage, Tournament
-from tournaments.services import result_record
 
 
-def _client(user: Any = None) -> APIClient:
+def _client(user: Account | None = None) -> APIClient:
     client = APIClient()
     if user is not None:
         client.force_authenticate(user)
@@ -57,8 +57,8 @@ def test_games_and_result_versions_are_listed_by_series(
     table: Series, players: list[Player], referee: Any, organiser: Any
 ) -> None:
     a, b, c, d = players[:4]
-    result_record(user=referee, series_id=table.pk, game_number=1, result=snap_win(a, d, c, b))
-    result_record(
+    record_result(user=referee, series_id=table.pk, game_number=1, result=snap_win(a, d, c, b))
+    record_result(
         user=organiser,
         series_id=table.pk,
         game_number=1,
@@ -78,7 +78,7 @@ def test_games_and_result_versions_are_listed_by_series(
 
 
 def test_a_draft_is_hidden_from_everyone_but_its_organisers_and_referees(
-    draft: Tournament, organiser: Any, referee: Any, other_referee: Any, player_user: Any
+    draft: Tournament, organiser: Account, referee: Account, other_referee: Account, player_user: Account
 ) -> None:
     for user in (None, player_user, other_referee):
         assert draft.pk not in _ids(_client(user).get("/api/tournaments/"))

@@ -22,7 +22,7 @@ from tournaments.services import (
     stage_rounds_generate,
     tournament_create,
     tournament_players_add,
-    tournament_referee_assign,
+    tournament_referee_add,
 )
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -81,7 +81,7 @@ def test_the_referee_records_a_result_on_a_phone_and_the_standings_change_live(
     organiser = club.organisers.get()
     tournament = tournament_create(user=organiser, club=club, name="Phone league", game=GameKind.SNAP)
     tournament_players_add(user=organiser, tournament=tournament, players=players[:4])
-    tournament_referee_assign(user=organiser, tournament=tournament, referee=referee)
+    tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
     stage = stage_create(
         user=organiser, tournament=tournament, name="League", format=StageFormat.ROUND_ROBIN, options={}
     )

@@ -15,9 +15,8 @@ import pytest
 from django.db import connection, connections
 
 from snapleague.errors import ApplicationError
-from tests.conftest import snap_win
+from tests.conftest import record_result, snap_win
 from tournaments.models import GameResult, Series, Stage
-from tournaments.services import result_record
 
 THREADS = 20
 
@@ -61,7 +60,7 @@ def test_20_referees_record_one_game_at_once_exactly_one_is_confirmed(
     table = players[:4]
     orders = [table[i % 4 :] + table[: i % 4] for i in range(THREADS)]
     outcomes = _hammer(
-        lambda i: result_record(
+        lambda i: record_result(
             user=referee,
             series_id=series.pk,
             game_number=1,
@@ -81,7 +80,7 @@ def test_the_same_key_20_times_at_once_records_one_row(
 ) -> None:
     series = make_series(players[:4])
     outcomes = _hammer(
-        lambda i: result_record(
+        lambda i: record_result(
             user=referee,
             series_id=series.pk,
             game_number=1,
@@ -101,9 +100,9 @@ def test_20_corrections_that_void_a_later_game_at_once_void_it_once(
     a, b, c, d = players[:4]
     series = make_series(players[:4])
     for number, order in enumerate([(a, b, c, d), (b, a, c, d), (a, b, c, d)], start=1):
-        result_record(user=referee, series_id=series.pk, game_number=number, result=snap_win(*order))
+        record_result(user=referee, series_id=series.pk, game_number=number, result=snap_win(*order))
     outcomes = _hammer(  # Anna won game 2 too: the series was over before game 3
-        lambda i: result_record(
+        lambda i: record_result(
             user=organiser,
             series_id=series.pk,
             game_number=2,

@@ -1,8 +1,12 @@
-"""Engine problems reach people as translated messages (tournaments/engine_messages.py).
+"""Engine problems and refused moves reach people as translated messages
+(tournaments/engine_messages.py), and so does every other coded problem.
 
-(a) every code the engines can produce has a message; (b) every message formats with the params
-its code carries; (c) the API and the pages answer bad rules and impossible Snapszer scores with
-4xx field errors whose text comes from the translation catalogue: a test catalogue for "hu" marks
+(a) every code of every :class:`~games.engine.errors.Code` enum (engine problems, the shared
+action vocabulary, the tournament modules' codes) has a message, collected by importing everything
+(tests/codes.py), so a code added on any side without a message fails here; (b) every message
+formats with the params its code carries, and every action code has a real engine call that
+reports it; (c) the API and the pages answer bad rules and impossible Snapszer scores with 4xx
+field errors whose text comes from the translation catalogue: a test catalogue for "hu" marks
 every message it translates, so a message that bypassed gettext (or the mapping) would show
 (tests/tournaments/hu_catalogue.py, shared with test_tournament_messages.py).
 """
@@ -11,31 +15,85 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.utils import translation
+from django.utils.functional import Promise
 from rest_framework.test import APIClient
 
-from games.engine.errors import Problem
+from games.engine.errors import ActionCode, Code, IllegalAction, Problem, ProblemCode
 from games.engine.sixtysix import MatchRecordProblem, Reason
 from games.engine.snap.rules import SnapRulesProblem
+from tests.codes import all_codes
+from tests.games.engine.action_codes import EXAMPLES as ACTION_EXAMPLES
+from tests.games.engine.action_codes import UNREACHABLE, example_errors
 from tests.games.engine.problem_codes import engine_problem_codes, example_problems
 from tests.tournaments.hu_catalogue import msgid as _msgid
+from tournaments import tournament_messages
 from tournaments.engine_messages import (
+    ACTION_FALLBACK,
+    ACTION_MESSAGES,
     FALLBACK,
     MESSAGES,
     REASONS,
+    action_error_message,
     problem_message,
 )
 from tournaments.models import GameKind, GameResult, Player, Series, Tournament
+from tournaments.problems import TournamentErrorCode
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 # --- (a) every code has a message -----------------------------------------------------------------
+
+# Each family of codes and the mapping that words it. A code of a new family (a new direct subclass
+# of Code) has no message until its mapping is added here, and the tests below say so.
+FAMILIES: list[tuple[type[Code], Mapping[Any, Promise]]] = [
+    (ProblemCode, MESSAGES),
+    (ActionCode, ACTION_MESSAGES),
+    (TournamentErrorCode, tournament_messages.MESSAGES),
+]
+ALL_CODES = all_codes()
+
+
+def message_of(code: Code) -> Promise | None:
+    """The message that words ``code``, if its family has one for it."""
+    for family, messages in FAMILIES:
+        if isinstance(code, family):
+            return messages.get(code)
+    return None
+
+
+def code_id(code: Code) -> str:
+    return f"{type(code).__name__}.{code.name}"
+
+
+def test_every_code_of_every_code_enum_has_a_message() -> None:
+    assert [code_id(c) for c in ALL_CODES if message_of(c) is None] == []
+
+
+def test_the_collector_finds_every_family() -> None:
+    found = {family for code in ALL_CODES for family, _messages in FAMILIES if isinstance(code, family)}
+    assert found == {ProblemCode, ActionCode, TournamentErrorCode}
+    assert set(ActionCode) <= set(ALL_CODES)
+
+
+def test_a_code_shared_by_two_enums_is_one_problem_with_one_message() -> None:
+    """Messages are looked up by the code's text: two enums may share one only for the same
+    problem, with the same params and so the same message (``duplicate_entrant``: standings and
+    pairings)."""
+    by_value: dict[str, list[Code]] = {}
+    for code in ALL_CODES:
+        by_value.setdefault(code.value, []).append(code)
+    shared = {value: codes for value, codes in by_value.items() if len(codes) > 1}
+    assert "duplicate_entrant" in shared
+    for value, codes in shared.items():
+        assert len({tuple(sorted(c.param_names)) for c in codes}) == 1, value
+        assert len({id(message_of(c)) for c in codes}) == 1, value
 
 
 def test_every_engine_code_has_a_message_and_every_message_a_code() -> None:
@@ -51,13 +109,14 @@ def test_every_hand_ending_has_a_label() -> None:
 # --- (b) every message formats with its code's params --------------------------------------------
 
 
-@pytest.mark.parametrize("code", engine_problem_codes(), ids=str)
-def test_the_message_uses_only_the_params_its_code_carries(code: Any) -> None:
-    msgid = _msgid(MESSAGES[code])
+@pytest.mark.parametrize("code", ALL_CODES, ids=code_id)
+def test_the_message_formats_with_exactly_the_params_its_code_carries(code: Code) -> None:
+    message = message_of(code)
+    assert message is not None
+    msgid = _msgid(message)
     assert "%" not in PLACEHOLDER.sub("", msgid), f"{code}: only %(name)s placeholders: {msgid}"
     assert set(PLACEHOLDER.findall(msgid)) <= set(code.param_names), msgid
-    params = {name: f"<{name}>" for name in code.param_names}
-    assert "%(" not in MESSAGES[code] % params
+    assert "%(" not in message % {name: f"<{name}>" for name in code.param_names}
 
 
 EXAMPLE_PROBLEMS = example_problems()
@@ -97,6 +156,60 @@ def test_an_uncoded_problem_is_logged_and_shown_as_a_general_message(caplog: Any
     assert "a plain English string" in caplog.text
 
 
+ACTION_ERRORS = example_errors()
+ACTION_IDS = [f"{c}-{i}" for i, (c, _e) in enumerate(ACTION_ERRORS)]
+
+
+def test_every_action_code_has_a_real_engine_call_that_reports_it() -> None:
+    reported = {code for code, _call in ACTION_EXAMPLES}
+    assert reported.isdisjoint(UNREACHABLE)
+    assert sorted(set(ActionCode) - reported - set(UNREACHABLE)) == []
+
+
+def _raised_by(error: BaseException) -> str:
+    """The engine package ("snap", "sixtysix") whose code raised ``error``."""
+    trace = error.__traceback__
+    assert trace is not None
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    return str(trace.tb_frame.f_globals["__name__"]).split(".")[2]
+
+
+def test_both_engines_refuse_with_one_code_for_one_reason() -> None:
+    engines: dict[ActionCode, set[str]] = {}
+    for code, error in ACTION_ERRORS:
+        engines.setdefault(code, set()).add(_raised_by(error))
+    shared = {code for code, where in engines.items() if where == {"snap", "sixtysix"}}
+    assert shared >= {ActionCode.NO_SUCH_SEAT, ActionCode.GAME_OVER, ActionCode.NOT_YOUR_TURN}
+
+
+@pytest.mark.parametrize(("code", "error"), ACTION_ERRORS, ids=ACTION_IDS)
+def test_refused_moves_become_messages_not_the_engines_detail(code: ActionCode, error: Any) -> None:
+    message = action_error_message(error)
+    assert message == str(ACTION_MESSAGES[code]) and message != str(ACTION_FALLBACK)
+    assert error.detail not in message
+
+
+def test_a_refused_move_reads_as_a_player_would_say_it() -> None:
+    error = IllegalAction(ActionCode.NOT_YOUR_TURN, "seat 1 flipped, seat 0 is on turn")
+    assert action_error_message(error) == "It is not your turn."
+
+
+@pytest.mark.parametrize("code", list(ActionCode), ids=str)
+def test_action_messages_name_no_rule_ids_or_internals(code: ActionCode) -> None:
+    text = _msgid(ACTION_MESSAGES[code])
+    assert not re.search(r"\b[SX]\d+\b|_|seq|seat \d", text), text
+
+
+def test_an_action_code_without_a_message_is_logged_and_shown_as_a_general_message(
+    caplog: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.delitem(ACTION_MESSAGES, ActionCode.NOT_LEGAL)
+    with caplog.at_level(logging.ERROR, logger="tournaments.engine_messages"):
+        assert action_error_message(IllegalAction(ActionCode.NOT_LEGAL, "KH")) == str(ACTION_FALLBACK)
+    assert "not_legal" in caplog.text
+
+
 # --- (c) through the API and the pages, with a test catalogue -----------------------------------
 
 
@@ -117,6 +230,14 @@ def test_every_message_is_looked_up_in_the_catalogue(hu_catalogue: None, code: A
     assert message.startswith("[hu] ")
     if "reason" in problem.params:
         assert "“[hu] " in message  # the hand ending's label is translated too
+
+
+@pytest.mark.parametrize(("code", "error"), ACTION_ERRORS, ids=ACTION_IDS)
+def test_every_refused_move_is_looked_up_in_the_catalogue(
+    hu_catalogue: None, code: ActionCode, error: Any
+) -> None:
+    with translation.override("hu"):
+        assert action_error_message(error) == f"[hu] {_msgid(ACTION_MESSAGES[code])}"
 
 
 def test_api_bad_rules_options_are_field_errors_from_the_catalogue(

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
-from tests.conftest import snap_win
+from snapleague.users import Account
+from tests.conftest import record_result, snap_win
 from tournaments.models import GameKind, GameResult, Series, SeriesFormat, Stage
-from tournaments.services import result_record
 
 
 @pytest.fixture
@@ -18,8 +18,8 @@ def table(make_series: Callable[..., Series], players: list) -> Series:
     return make_series(players[:4])
 
 
-def _record(user: Any, series: Series, number: int, result: dict, **kw: Any) -> GameResult:
-    record, _created = result_record(user=user, series_id=series.pk, game_number=number, result=result, **kw)
+def _record(user: Account, series: Series, number: int, result: dict, **kw: Any) -> GameResult:
+    record, _created = record_result(user=user, series_id=series.pk, game_number=number, result=result, **kw)
     return record
 
 
@@ -69,10 +69,10 @@ def test_a_second_submission_for_the_same_game_is_a_conflict(
 
 
 def test_the_same_client_key_returns_the_first_result(table: Series, referee: Any, players: list) -> None:
-    first, created = result_record(
+    first, created = record_result(
         user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]), client_key="tap-1"
     )
-    again, created_again = result_record(
+    again, created_again = record_result(
         user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]), client_key="tap-1"
     )
     assert (created, created_again) == (True, False)

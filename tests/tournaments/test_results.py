@@ -1,54 +1,53 @@
-"""Reading and checking a submitted result (tournaments/results.py), before anything is stored."""
+"""Reading and checking a submitted result into a value (tournaments/results/payload.py), at the
+edge, before anything is stored."""
 
 from __future__ import annotations
 
 import pytest
 
-from tournaments.results import GameContext, ResultInvalid, normalise_result
+from games.engine.protocol import GameKind
+from games.engine.sixtysix import Reason, profile
+from tournaments.results.payload import ResultInvalid, ResultTable, parse_result
+from tournaments.results.values import SnapszerHand
 
-SNAP = GameContext(
-    game="snap",
-    player_ids=(1, 2, 3, 4),
-    names={1: "A", 2: "B", 3: "C", 4: "D"},
-    rules_profile="classic",
-    rules_options={},
+SNAP = ResultTable(kind=GameKind.SNAP, players=(1, 2, 3, 4), names={1: "A", 2: "B", 3: "C", 4: "D"})
+SNAPSZER = ResultTable(
+    kind=GameKind.SNAPSZER, players=(1, 2), names={1: "A", 2: "B"}, rules=profile("snapszer")
 )
-SNAPSZER = GameContext(
-    game="snapszer", player_ids=(1, 2), names={1: "A", 2: "B"}, rules_profile="snapszer", rules_options={}
-)
+HU = ResultTable(kind=GameKind.SNAPSZER, players=(1, 2), names={1: "A", 2: "B"}, rules=profile("snapszer-hu"))
 
 
 def test_snap_last_player_standing_places_in_reverse_elimination_order() -> None:
-    data = normalise_result({"ending": "last_player_standing", "eliminated": [3, 1, 4]}, SNAP)
-    assert data["winner"] == 2
-    assert data["placings"] == {"2": 1, "4": 2, "1": 3, "3": 4}
+    data = parse_result({"ending": "last_player_standing", "eliminated": [3, 1, 4]}, SNAP)
+    assert data.winner == 2
+    assert data.placings == {2: 1, 4: 2, 1: 3, 3: 4}
 
 
 def test_snap_players_out_together_share_a_placing_S28() -> None:
-    data = normalise_result({"ending": "last_player_standing", "eliminated": [[3, 1], 4]}, SNAP)
-    assert data["placings"] == {"2": 1, "4": 2, "3": 3, "1": 3}
+    data = parse_result({"ending": "last_player_standing", "eliminated": [[3, 1], 4]}, SNAP)
+    assert data.placings == {2: 1, 4: 2, 3: 3, 1: 3}
 
 
 def test_snap_draw_has_no_winner_and_the_last_group_shares_first_S19() -> None:
-    data = normalise_result({"ending": "draw", "eliminated": [3, [1, 2, 4]]}, SNAP)
-    assert data["winner"] is None
-    assert data["placings"] == {"1": 1, "2": 1, "4": 1, "3": 4}
+    data = parse_result({"ending": "draw", "eliminated": [3, [1, 2, 4]]}, SNAP)
+    assert data.winner is None
+    assert data.placings == {1: 1, 2: 1, 4: 1, 3: 4}
 
 
 def test_snap_adjudication_ranks_by_card_count_S20() -> None:
-    data = normalise_result(
+    data = parse_result(
         {"ending": "adjudicated", "eliminated": [4], "card_counts": {"1": 10, "2": 30, "3": 12}}, SNAP
     )
-    assert data["winner"] == 2
-    assert data["placings"] == {"2": 1, "3": 2, "1": 3, "4": 4}
+    assert data.winner == 2
+    assert data.placings == {2: 1, 3: 2, 1: 3, 4: 4}
 
 
 def test_snap_adjudication_with_equal_top_counts_is_a_draw_S20() -> None:
-    data = normalise_result(
+    data = parse_result(
         {"ending": "adjudicated", "eliminated": [4, 3], "card_counts": {"1": 26, "2": 26}}, SNAP
     )
-    assert data["winner"] is None
-    assert data["placings"] == {"1": 1, "2": 1, "3": 3, "4": 4}
+    assert data.winner is None
+    assert data.placings == {1: 1, 2: 1, 3: 3, 4: 4}
 
 
 @pytest.mark.parametrize(
@@ -69,20 +68,20 @@ def test_snap_adjudication_with_equal_top_counts_is_a_draw_S20() -> None:
 )
 def test_snap_bad_results_name_the_field(raw: dict, field: str) -> None:
     with pytest.raises(ResultInvalid) as exc:
-        normalise_result(raw, SNAP)
+        parse_result(raw, SNAP)
     assert field in exc.value.fields
     assert all(str(message) for message in exc.value.fields[field])
 
 
 def test_snapszer_score_records_the_winner() -> None:
-    data = normalise_result({"score": {"1": 4, "2": 7}}, SNAPSZER)
-    assert data["winner"] == 2
-    assert data["placings"] == {"2": 1, "1": 2}
+    data = parse_result({"score": {"1": 4, "2": 7}}, SNAPSZER)
+    assert data.winner == 2
+    assert data.placings == {2: 1, 1: 2}
 
 
 def test_snapszer_unfinished_match_is_refused_X33() -> None:
     with pytest.raises(ResultInvalid) as exc:
-        normalise_result({"score": {"1": 6, "2": 4}}, SNAPSZER)
+        parse_result({"score": {"1": 6, "2": 4}}, SNAPSZER)
     assert str(exc.value.fields["score"][0]) == "6–4: nobody has reached 7, so the match is not over yet."
 
 
@@ -95,9 +94,9 @@ def test_snapszer_hands_fold_into_the_score_with_the_pot_X29() -> None:
         {"winner": 2, "points": 1},
         {"winner": 1, "points": 1},
     ]
-    data = normalise_result({"hands": hands}, SNAPSZER)
-    assert data["score"] == {"1": 7, "2": 4}  # 2's first win takes the pot of 1: 2 + 1
-    assert data["hands"][1] == {"winner": None, "points": 0, "reason": "tie_pot"}
+    data = parse_result({"hands": hands}, SNAPSZER)
+    assert data.score == {1: 7, 2: 4}  # 2's first win takes the pot of 1: 2 + 1
+    assert data.hands is not None and data.hands[1] == SnapszerHand(None, 0, Reason.TIE_POT)
 
 
 @pytest.mark.parametrize(
@@ -111,10 +110,10 @@ def test_snapszer_hands_fold_into_the_score_with_the_pot_X29() -> None:
 def test_snapszer_score_limits_X33(score: dict, pot: int, fragment: str | None) -> None:
     raw = {"score": score, "pot_carried": pot}
     if fragment is None:
-        assert normalise_result(raw, SNAPSZER)["winner"] == 1
+        assert parse_result(raw, SNAPSZER).winner == 1
         return
     with pytest.raises(ResultInvalid) as exc:
-        normalise_result(raw, SNAPSZER)
+        parse_result(raw, SNAPSZER)
     assert fragment in str(exc.value.fields["score"])
 
 
@@ -126,28 +125,21 @@ def test_snapszer_hands_after_the_match_was_won_are_refused_X33() -> None:
         {"winner": 2, "points": 1},
     ]
     with pytest.raises(ResultInvalid) as exc:
-        normalise_result({"hands": hands}, SNAPSZER)
+        parse_result({"hands": hands}, SNAPSZER)
     assert "already decided" in str(exc.value.fields["hands"])
 
 
 def test_snapszer_hand_with_an_impossible_award_is_refused() -> None:
     with pytest.raises(ResultInvalid) as exc:  # the bid's 6 does not exist in the seed's snapszer
-        normalise_result({"hands": [{"winner": 1, "points": 6, "reason": "bid_won"}]}, SNAPSZER)
+        parse_result({"hands": [{"winner": 1, "points": 6, "reason": "bid_won"}]}, SNAPSZER)
     assert "bid" in str(exc.value.fields["hands"])
 
 
 def test_snapszer_hu_records_two_games_of_7_X32() -> None:
-    ctx = GameContext(
-        game="snapszer",
-        player_ids=(1, 2),
-        names={1: "A", 2: "B"},
-        rules_profile="snapszer-hu",
-        rules_options={},
-    )
-    data = normalise_result({"games": [{"1": 7, "2": 5}, {"1": 2, "2": 7}, {"1": 8, "2": 0}]}, ctx)
-    assert data["winner"] == 1 and data["score"] == {"1": 17, "2": 12}
+    data = parse_result({"games": [{"1": 7, "2": 5}, {"1": 2, "2": 7}, {"1": 8, "2": 0}]}, HU)
+    assert data.winner == 1 and data.score == {1: 17, 2: 12}
     with pytest.raises(ResultInvalid):  # 1-1 in games: not over
-        normalise_result({"games": [{"1": 7, "2": 5}, {"1": 2, "2": 7}]}, ctx)
+        parse_result({"games": [{"1": 7, "2": 5}, {"1": 2, "2": 7}]}, HU)
 
 
 @pytest.mark.parametrize(
@@ -177,22 +169,17 @@ def test_tournament_rules_are_checked_by_the_engines(
 
 
 def test_snapszer_hands_without_reasons_take_the_reason_their_points_allow_X31() -> None:
-    hu = GameContext(
-        game="snapszer",
-        player_ids=(1, 2),
-        names={1: "A", 2: "B"},
-        rules_profile="snapszer-hu",
-        rules_options={},
-    )
+    hu = HU
     game = [{"winner": 1, "points": 6}, {"winner": 1, "points": 1}]  # a bid won, then one more point
     with pytest.raises(ResultInvalid):  # one game of 7 is not a snapszer-hu match (two games of 7)
-        normalise_result({"hands": game}, hu)
-    data = normalise_result({"hands": game + game}, hu)
-    assert [h["reason"] for h in data["hands"]] == ["bid_won", "declared", "bid_won", "declared"]
-    assert data["games"] == [{"1": 7, "2": 0}, {"1": 7, "2": 0}]
-    assert data["winner"] == 1
+        parse_result({"hands": game}, hu)
+    data = parse_result({"hands": game + game}, hu)
+    assert data.hands is not None
+    assert [h.reason for h in data.hands] == ["bid_won", "declared", "bid_won", "declared"]
+    assert data.games == ((7, 0), (7, 0))
+    assert data.winner == 1
 
 
 def test_snapszer_a_6_without_a_bid_in_the_profile_is_refused() -> None:
     with pytest.raises(ResultInvalid):
-        normalise_result({"hands": [{"winner": 1, "points": 6}, {"winner": 1, "points": 1}]}, SNAPSZER)
+        parse_result({"hands": [{"winner": 1, "points": 6}, {"winner": 1, "points": 1}]}, SNAPSZER)

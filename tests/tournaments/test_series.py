@@ -9,18 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine.protocol import GameKind
 from tournaments.series import (
     BEST_OF_3,
     BEST_OF_5,
     FIRST_TO_3,
     DecidedBy,
     Due,
-    GameKind,
     GameOutcome,
     SeriesError,
     SeriesErrorCode,
-    SeriesFormat,
     SeriesKind,
+    SeriesLength,
     SeriesProblem,
     SeriesStatus,
     check_game_allowed,
@@ -30,6 +30,7 @@ from tournaments.series import (
     seed_commitment,
     series_advance,
     series_games_counted,
+    series_length,
     series_start,
     series_status,
 )
@@ -54,13 +55,35 @@ def test_S39_the_three_formats() -> None:
     assert (BEST_OF_3.kind, BEST_OF_3.number, BEST_OF_3.label) == (SeriesKind.BEST_OF, 3, "best of 3")
     assert BEST_OF_5.max_normal_games == 5
     assert (FIRST_TO_3.label, FIRST_TO_3.max_normal_games) == ("first to 3", 7)  # S41 cap 2K+1
-    assert SeriesFormat.best_of(3) == BEST_OF_3 and SeriesFormat.first_to(3) == FIRST_TO_3
+    assert SeriesLength.best_of(3) == BEST_OF_3 and SeriesLength.first_to(3) == FIRST_TO_3
+
+
+def test_S39_a_length_is_stored_as_its_code_and_read_back() -> None:
+    assert [length.code for length in (BEST_OF_3, BEST_OF_5, FIRST_TO_3)] == [
+        "best_of_3",
+        "best_of_5",
+        "first_to_3",
+    ]
+    assert series_length("first_to_3") == FIRST_TO_3
+    assert series_length(SeriesLength.best_of(7).code) == SeriesLength.best_of(7)
+
+
+@pytest.mark.parametrize("code", ["", "best_of", "best_of_x", "best_of_-1", "last_to_3", "3"])
+def test_S39_text_that_names_no_length_is_refused(code: str) -> None:
+    with pytest.raises(ValueError, match="not a series length"):
+        series_length(code)
+
+
+def test_S39_a_stored_length_of_no_games_is_a_series_error() -> None:
+    with pytest.raises(SeriesError) as exc:
+        series_length("first_to_0")
+    assert exc.value.code == SeriesErrorCode.INVALID_FORMAT
 
 
 @pytest.mark.parametrize("number", [0, -1, True])
 def test_S39_a_format_needs_at_least_one_game(number: int) -> None:
     with pytest.raises(SeriesError) as exc:
-        SeriesFormat(SeriesKind.BEST_OF, number)
+        SeriesLength(SeriesKind.BEST_OF, number)
     assert exc.value.code == SeriesErrorCode.INVALID_FORMAT
 
 
@@ -261,7 +284,7 @@ def test_snapszer_match_cannot_be_drawn() -> None:
 
 
 def test_snapszer_level_series_is_settled_by_one_sudden_death_match() -> None:
-    best_of_4 = SeriesFormat.best_of(4)
+    best_of_4 = SeriesLength.best_of(4)
     level = [g(1, 2), g(2, 1), g(1, 2), g(2, 1)]
     status = series_status(best_of_4, 2, level, game=GameKind.SNAPSZER)
     assert status.due is Due.SUDDEN_DEATH and status.replays_left == 0
@@ -345,7 +368,7 @@ def test_competition_ranking_check(places: tuple[int, ...], valid: bool) -> None
 
 # -- properties ---------------------------------------------------------------------------------
 
-formats = st.one_of(st.integers(1, 7).map(SeriesFormat.best_of), st.integers(1, 4).map(SeriesFormat.first_to))
+formats = st.one_of(st.integers(1, 7).map(SeriesLength.best_of), st.integers(1, 4).map(SeriesLength.first_to))
 
 
 @st.composite
@@ -378,9 +401,9 @@ def test_property_a_decided_series_has_competition_placings_and_refuses_more(
     played: tuple[SeriesStatus, list[GameOutcome], str | None],
 ) -> None:
     status, games, seed = played
-    assert status.normal_games <= status.format.max_normal_games
+    assert status.normal_games <= status.length.max_normal_games
     assert status.sudden_death_games <= (3 if status.game is GameKind.SNAP else 1)
-    assert series_status(status.format, status.seat_count, games, game=status.game, seed=seed) == status
+    assert series_status(status.length, status.seat_count, games, game=status.game, seed=seed) == status
     if status.due is Due.COIN_FLIP:
         assert seed is None
         return
@@ -392,7 +415,7 @@ def test_property_a_decided_series_has_competition_placings_and_refuses_more(
         assert status.wins.count(max(status.wins)) == 1
     assert codes(check_game_allowed(status, range(status.seat_count))) == ["series_decided"]
     with pytest.raises(SeriesError):
-        series_status(status.format, status.seat_count, [*games, games[0]], game=status.game, seed=seed)
+        series_status(status.length, status.seat_count, [*games, games[0]], game=status.game, seed=seed)
 
 
 def test_an_outcome_can_be_built_from_values_keyed_by_player() -> None:

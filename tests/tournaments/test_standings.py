@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine.protocol import GameKind
 from tournaments.formats.round_robin import PlayerId, round_robin_schedule
-from tournaments.series import BEST_OF_3, GameKind, GameOutcome, SeriesFormat
+from tournaments.series import BEST_OF_3, GameOutcome, SeriesLength
 from tournaments.standings import (
     ByeScore,
     SeriesRecord,
@@ -36,10 +37,10 @@ SW, GW, H2H, PS, GPD, COIN = (
 )
 
 
-def series(first: str, second: str, score: str, fmt: SeriesFormat = BEST_OF_3) -> SeriesRecord:
+def series(first: str, second: str, score: str, length: SeriesLength = BEST_OF_3) -> SeriesRecord:
     """A two-seat Snap series; ``score`` is the games in order from ``first``'s side: "WLW"."""
     games = tuple(GameOutcome((1, 2) if c == "W" else (2, 1) if c == "L" else (1, 1)) for c in score)
-    return SeriesRecord((first, second), fmt, games)
+    return SeriesRecord((first, second), length, games)
 
 
 def order(standings: Standings) -> list[object]:

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import snap_win
+from tests.conftest import record_result, snap_win
 from tournaments.models import Entry, GameKind, Series, SeriesFormat, Stage, StageFormat, StandingRow
-from tournaments.services import result_record, stage_create, stage_rounds_generate, stage_standings_recompute
+from tournaments.services import stage_create, stage_rounds_generate, stage_standings_recompute
 from tournaments.tasks import standings_reconcile_task
 
 
@@ -33,7 +33,7 @@ def _play_series(referee: Any, series: Series, winner_seat: int) -> None:
     seats = list(series.seats.order_by("seat").values_list("player_id", flat=True))
     winner, loser = seats[winner_seat], seats[1 - winner_seat]
     for number in (1, 2):
-        result_record(
+        record_result(
             user=referee,
             series_id=series.pk,
             game_number=number,
@@ -118,8 +118,8 @@ def test_snap_tables_have_their_own_standings_by_series_placing(
     assert sorted(t.seats.count() for t in tables) == [3, 4]
     table = tables[0]
     seated = [s.player for s in table.seats.order_by("seat")]
-    result_record(user=referee, series_id=table.pk, game_number=1, result=snap_win(seated[-1], *seated[:-1]))
-    result_record(user=referee, series_id=table.pk, game_number=2, result=snap_win(seated[-1], *seated[:-1]))
+    record_result(user=referee, series_id=table.pk, game_number=1, result=snap_win(seated[-1], *seated[:-1]))
+    record_result(user=referee, series_id=table.pk, game_number=2, result=snap_win(seated[-1], *seated[:-1]))
     stage_standings_recompute(stage_id=stage.pk)
     group = StandingRow.objects.filter(stage=stage, group=table.table).order_by("position")
     assert group[0].player_id == seated[-1].pk and group[0].values["series_placing"] == 1

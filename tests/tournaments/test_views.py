@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.conftest import snap_win
+from snapleague.users import Account
+from tests.conftest import record_result, snap_win
 from tournaments.models import (
     GameKind,
     GameResult,
@@ -18,7 +19,6 @@ from tournaments.models import (
     Stage,
     Tournament,
 )
-from tournaments.services import result_record
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def duel(make_series: Callable[..., Series], players: list[Player]) -> Series:
     return make_series(players[:2], game=GameKind.SNAPSZER)
 
 
-def _client(user: Any = None) -> Client:
+def _client(user: Account | None = None) -> Client:
     client = Client()
     if user is not None:
         client.force_login(user)
@@ -56,7 +56,7 @@ def test_anyone_reads_the_club_series_standings_and_player_pages(
     table: Series, players: list[Player], referee: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        result_record(user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]))
+        record_result(user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]))
     client = _client()
     club = client.get(f"/clubs/{table.stage.tournament.club.slug}/")
     assert club.status_code == 200 and table.stage.tournament.name in club.content.decode()
@@ -281,7 +281,7 @@ def test_the_organiser_corrects_a_result_with_a_reason_kept_in_the_history(
     table: Series, players: list[Player], referee: Any, organiser: Any
 ) -> None:
     a, b, c, d = players[:4]
-    result_record(user=referee, series_id=table.pk, game_number=1, result=snap_win(a, d, c, b))
+    record_result(user=referee, series_id=table.pk, game_number=1, result=snap_win(a, d, c, b))
     client = _client(organiser)
     url = f"/series/{table.pk}/games/1/correct/"
     form = client.get(url).content.decode()
@@ -302,7 +302,7 @@ def test_the_organiser_corrects_a_result_with_a_reason_kept_in_the_history(
 
 
 def test_a_referee_cannot_correct(table: Series, players: list[Player], referee: Any) -> None:
-    result_record(user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]))
+    record_result(user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]))
     assert _client(referee).get(f"/series/{table.pk}/games/1/correct/").status_code == 403
 
 
@@ -318,7 +318,7 @@ def test_the_version_endpoints_tell_htmx_to_reload_only_when_something_changed(
     assert "HX-Trigger" not in client.get(stage_url, {"seen": "0.0"})
     assert "HX-Trigger" not in client.get(series_url, {"seen": "0"})
     with django_capture_on_commit_callbacks(execute=True):
-        result_record(user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]))
+        record_result(user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]))
     assert client.get(stage_url, {"seen": "0.0"})["HX-Trigger"] == "standings-changed"
     assert client.get(series_url, {"seen": "0"})["HX-Trigger"] == "series-changed"
     fragment = client.get(f"/stages/{table.stage_id}/standings/table/").content.decode()
@@ -354,7 +354,7 @@ def test_sudden_death_is_shown_and_only_the_tied_players_are_offered(
     # Best of 3 at a table of four: a, b and c win a game each, so the three of them play sudden death.
     for number, winner in enumerate((a, b, c), start=1):
         others = [p for p in (a, b, c, d) if p != winner]
-        result_record(user=referee, series_id=table.pk, game_number=number, result=snap_win(winner, *others))
+        record_result(user=referee, series_id=table.pk, game_number=number, result=snap_win(winner, *others))
     series_page = _client().get(f"/series/{table.pk}/").content.decode()
     assert "Sudden death" in series_page and "Next: game 4" in series_page
     form = _client(referee).get(_record_url(table)).content.decode()
@@ -367,9 +367,9 @@ def test_sudden_death_is_shown_and_only_the_tied_players_are_offered(
 
 
 def test_the_series_page_offers_each_role_only_its_own_actions(
-    table: Series, players: list[Player], referee: Any, organiser: Any, player_user: Any
+    table: Series, players: list[Player], referee: Account, organiser: Account, player_user: Account
 ) -> None:
-    result_record(user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]))
+    record_result(user=referee, series_id=table.pk, game_number=1, result=snap_win(*players[:4]))
     correct = f"/series/{table.pk}/games/1/correct/"
     pages = {
         who: _client(user).get(f"/series/{table.pk}/").content.decode()

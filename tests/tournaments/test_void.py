@@ -16,8 +16,11 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from snapleague.errors import ApplicationError, Conflict
+from snapleague.users import Account
+from tests.conftest import record_result
 from tournaments.models import GameKind, GameResult, Player, Series, Stage, StandingRow
-from tournaments.services import result_record, stage_standings_recompute
+from tournaments.results.values import VoidResult
+from tournaments.services import stage_standings_recompute
 
 HU = {"HTTP_ACCEPT_LANGUAGE": "hu"}
 
@@ -32,11 +35,11 @@ def series(make_series: Callable[..., Series], players: list[Player], referee: A
     anna, bence = players[:2]
     series = make_series([anna, bence], game=GameKind.SNAPSZER)
     for number, result in enumerate([win(bence, anna), win(anna, bence, 4), win(bence, anna, 2)], start=1):
-        result_record(user=referee, series_id=series.pk, game_number=number, result=result)
+        record_result(user=referee, series_id=series.pk, game_number=number, result=result)
     return series
 
 
-def _api(user: Any) -> APIClient:
+def _api(user: Account) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
@@ -93,7 +96,7 @@ def test_api_with_confirmation_voids_game_3_and_the_standings_count_it_for_nothi
     assert _versions(series, 3) == [(1, False, False), (2, True, True)]
     void = GameResult.objects.get(game__series=series, game__number=3, void=True)
     assert (void.recorded_by, void.reason, void.source) == (organiser, "Bence won game 2", "organiser")
-    assert void.data == {"voided_by_correction_of": 2}
+    assert void.value == VoidResult(corrected_game=2)
     # one result transaction, one step of results_version
     stage.refresh_from_db()
     assert stage.results_version == 4
@@ -144,7 +147,7 @@ def test_a_voided_game_is_recorded_again_once_a_correction_makes_it_needed(
     hu_catalogue: None, series: Series, players: list[Player], organiser: Any, referee: Any
 ) -> None:
     anna, bence = players[:2]
-    result_record(
+    record_result(
         user=organiser,
         series_id=series.pk,
         game_number=2,
@@ -155,13 +158,13 @@ def test_a_voided_game_is_recorded_again_once_a_correction_makes_it_needed(
     )
     # while the series is decided, the void game cannot be recorded again
     with pytest.raises(Conflict) as exc:
-        result_record(
+        record_result(
             user=organiser, series_id=series.pk, game_number=3, result=win(bence, anna),
             expected_version=2, reason="try",
         )  # fmt: skip
     assert exc.value.code == "game_void"
     # game 1 was Anna's after all: 1-1, so game 3 is needed again
-    result_record(
+    record_result(
         user=organiser,
         series_id=series.pk,
         game_number=1,
@@ -172,10 +175,10 @@ def test_a_voided_game_is_recorded_again_once_a_correction_makes_it_needed(
     series.refresh_from_db()
     assert series.status == Series.Status.PLAYING and series.placings == {}
     with translation.override("hu"), pytest.raises(Conflict) as exc:  # a referee is told who can
-        result_record(user=referee, series_id=series.pk, game_number=3, result=win(bence, anna))
+        record_result(user=referee, series_id=series.pk, game_number=3, result=win(bence, anna))
     assert exc.value.code == "result_conflict" and exc.value.extra == {"version": 2}
     assert str(exc.value.message).startswith("[hu] Game 3 was voided by a correction.")
-    record, created = result_record(
+    record, created = record_result(
         user=organiser,
         series_id=series.pk,
         game_number=3,
@@ -203,9 +206,9 @@ def test_a_correction_that_breaks_the_series_otherwise_is_still_refused(
         {"ending": "last_player_standing", "eliminated": [b.pk]},  # sudden death: Anna v Bence
     ]
     for number, result in enumerate(games, start=1):
-        result_record(user=referee, series_id=table.pk, game_number=number, result=result)
+        record_result(user=referee, series_id=table.pk, game_number=number, result=result)
     with pytest.raises(ApplicationError) as exc:  # Csilla wins game 3: three level leaders
-        result_record(
+        record_result(
             user=organiser,
             series_id=table.pk,
             game_number=3,
@@ -271,3 +274,30 @@ def test_page_correction_with_the_checkbox_voids_and_every_page_shows_it(
     assert "<strong>0</strong>/2" in player_page  # games won / played: the void game is not counted
     tournament_page = client.get(f"/tournaments/{series.stage.tournament_id}/").content.decode()
     assert "Game 3 voided" in tournament_page and "Bence won game 2" in tournament_page
+
+
+def test_a_void_game_is_recorded_again_from_the_page_starting_from_its_old_result(
+    series: Series, players: list[Player], organiser: Any
+) -> None:
+    anna, bence = players[:2]
+    fix = {"expected_version": 1, "reason": "Bence won game 2", "void_later_games": True}
+    record_result(user=organiser, series_id=series.pk, game_number=2, result=win(bence, anna, 4), **fix)
+    client = Client()
+    client.force_login(organiser)
+    url = f"/series/{series.pk}/games/3/correct/"
+    assert 'name="score_' not in client.get(url).content.decode()  # decided before game 3: nothing to enter
+    fix = {"expected_version": 1, "reason": "Anna won game 1"}
+    record_result(user=organiser, series_id=series.pk, game_number=1, result=win(anna, bence), **fix)
+    page = client.get(url).content.decode()  # 1-1: game 3 is the next game again
+    assert 'name="expected_version" value="2"' in page  # it corrects the void version
+    assert f'name="score_{bence.pk}" value="7"' in page and f'name="score_{anna.pk}" value="2"' in page
+    form = {
+        "game": 3,
+        "expected_version": 2,
+        "client_key": "again",
+        "mode": "score",
+        "reason": "counts again",
+    }
+    form.update({f"score_{bence.pk}": 7, f"score_{anna.pk}": 2, "pot_carried": 0})
+    assert client.post(url, form).status_code == 302
+    assert _versions(series, 3) == [(1, False, False), (2, False, True), (3, True, False)]

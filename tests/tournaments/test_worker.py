@@ -20,9 +20,8 @@ from django.conf import settings
 from django.db import connection
 
 from snapleague.celery import app as celery_app
-from tests.conftest import snap_win
+from tests.conftest import record_result, snap_win
 from tournaments.models import Series, Stage
-from tournaments.services import result_record
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,8 +94,8 @@ def test_standings_version_follows_a_committed_result(
 ) -> None:
     series = make_series(players[:4])
     a, b, c, d = players[:4]
-    result_record(user=referee, series_id=series.pk, game_number=1, result=snap_win(a, b, c, d))
-    result_record(user=referee, series_id=series.pk, game_number=2, result=snap_win(a, d, c, b))
+    record_result(user=referee, series_id=series.pk, game_number=1, result=snap_win(a, b, c, d))
+    record_result(user=referee, series_id=series.pk, game_number=2, result=snap_win(a, d, c, b))
     deadline = time.monotonic() + 60
     stage = Stage.objects.get(pk=series.stage_id)
     while time.monotonic() < deadline and worker.poll() is None:

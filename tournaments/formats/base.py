@@ -43,9 +43,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
+from games.engine.protocol import GameKind
 from tournaments.formats.round_robin import PlayerId, seeded_order
 from tournaments.problems import TournamentErrorCode, TournamentInputError
-from tournaments.series import GameKind
 from tournaments.standings import Tiebreak
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from games.engine.protocol import GameKind
 from tournaments.formats.base import (
     SEEDING,
     FormatError,
@@ -28,7 +29,6 @@ from tournaments.formats.bracket import (
     single_elimination,
     tables_elimination,
 )
-from tournaments.series import GameKind
 from tournaments.standings import Tiebreak
 
 

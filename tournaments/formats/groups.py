@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from games.engine.protocol import GameKind
 from tournaments.formats.base import (
     BYE,
     SEEDING,
@@ -57,7 +58,7 @@ from tournaments.formats.bracket import (
 from tournaments.formats.round_robin import PlayerId, round_robin_schedule
 from tournaments.formats.seeding import sizes_within_one, snake
 from tournaments.formats.swiss import BYE_POINTS, most_rounds, swiss_round
-from tournaments.series import BEST_OF_3, GameKind
+from tournaments.series import BEST_OF_3
 from tournaments.standings import ByeScore, SeriesRecord, Tiebreak, stage_standings
 
 GROUP_TIEBREAKS = (

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from games.engine.protocol import GameKind
 from tournaments.formats.base import (
     SEEDING,
     FormatKey,
@@ -43,7 +44,6 @@ from tournaments.formats.base import (
 from tournaments.formats.bracket import BracketFormat, BracketProgress
 from tournaments.formats.round_robin import PlayerId
 from tournaments.formats.seeding import snake
-from tournaments.series import GameKind
 from tournaments.standings import Tiebreak
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from games.engine.protocol import GameKind
 from tournaments.formats.base import (
     BYE,
     SEEDING,
@@ -33,7 +34,6 @@ from tournaments.formats.base import (
     undecided,
 )
 from tournaments.formats.round_robin import round_robin_schedule, snap_tables
-from tournaments.series import GameKind
 from tournaments.standings import Tiebreak, default_chain
 
 OPTIONS: dict[GameKind, dict[str, OptionSpec]] = {

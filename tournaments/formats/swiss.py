@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx  # type: ignore[import-untyped]
 
+from games.engine.protocol import GameKind
 from tournaments.formats.base import (
     BYE,
     SEEDING,
@@ -60,7 +61,6 @@ from tournaments.formats.base import (
     require_entrants,
 )
 from tournaments.formats.round_robin import PlayerId
-from tournaments.series import GameKind
 from tournaments.standings import Tiebreak
 
 BLOCK = 64  # the largest pool matched at once

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from games.engine.protocol import GameKind
 from tournaments.formats.base import (
     SEEDING,
     FormatKey,
@@ -40,7 +41,6 @@ from tournaments.formats.base import (
 )
 from tournaments.formats.round_robin import PlayerId
 from tournaments.formats.seeding import sizes_within_one
-from tournaments.series import GameKind
 from tournaments.standings import Tiebreak
 
 

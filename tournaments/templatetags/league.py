@@ -9,6 +9,7 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
+from tournaments.results.values import ResultValue, SnapEnding, SnapszerMatchResult, VoidResult
 from tournaments.tournament_messages import DECIDED_BY
 
 register = template.Library()
@@ -112,31 +113,29 @@ def _name(names: Mapping[int, str], pid: Any) -> str:
 
 
 @register.filter
-def result_summary(data: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
-    """One line a referee recognises: "Anna won · out: Bence, Csilla+Dani" or "Anna 7–4 Bence"."""
-    if not data:
+def result_summary(value: ResultValue | None, names: Mapping[int, str]) -> str:
+    """One line a referee recognises: "Anna won · out: Bence, Csilla+Dani" or "Anna 7–4 Bence";
+    wrong calls (S42) when anyone made one: "· wrong calls: Bence 2"."""
+    if value is None or isinstance(value, VoidResult):
         return ""
-    if data.get("game") == "snapszer":
-        winner = data.get("winner")
-        score = data.get("score") or {}
-        loser = next((pid for pid in score if str(pid) != str(winner)), None)
-        line = (
-            f"{_name(names, winner)} {score.get(str(winner))}–{score.get(str(loser))} {_name(names, loser)}"
-        )
-        if data.get("hands"):
-            line += " · " + str(_("%(n)s hands") % {"n": len(data["hands"])})
+    if isinstance(value, SnapszerMatchResult):
+        winner, loser = value.winner, value.loser
+        score = value.score
+        line = f"{_name(names, winner)} {score[winner]}–{score[loser]} {_name(names, loser)}"
+        if value.hands is not None:
+            line += " · " + str(_("%(n)s hands") % {"n": len(value.hands)})
         return line
-    groups = [g if isinstance(g, list) else [g] for g in data.get("eliminated") or []]
-    out = ", ".join("+".join(_name(names, p) for p in group) for group in groups)
-    ending = data.get("ending")
-    if ending == "draw":
-        return str(_("Draw")) + (f" · {_('out')}: {out}" if out else "")
+    out = ", ".join("+".join(_name(names, p) for p in group) for group in value.eliminated)
+    wrong = ", ".join(f"{_name(names, p)} {n}" for p, n in value.wrong_calls.items() if n)
+    tail = (f" · {_('out')}: {out}" if out else "") + (f" · {_('wrong calls')}: {wrong}" if wrong else "")
+    if value.ending is SnapEnding.DRAW:
+        return str(_("Draw")) + tail
     head = (
-        str(_("%(name)s won") % {"name": _name(names, data["winner"])})
-        if data.get("winner") is not None
+        str(_("%(name)s won") % {"name": _name(names, value.winner)})
+        if value.winner is not None
         else str(_("Shared first place"))
     )
-    if ending == "adjudicated":
-        counts = ", ".join(f"{_name(names, p)} {c}" for p, c in (data.get("card_counts") or {}).items())
+    if value.ending is SnapEnding.ADJUDICATED:
+        counts = ", ".join(f"{_name(names, p)} {c}" for p, c in value.card_counts.items())
         head += f" · {_('adjudicated')}: {counts}"
-    return head + (f" · {_('out')}: {out}" if out else "")
+    return head + tail

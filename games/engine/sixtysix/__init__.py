@@ -1,6 +1,9 @@
 """The 66 family engine (Snapszer, Schnapsen, Sixty-Six, Santase): rules/snapszer.md X1-X33.
 
-Pure Python: rules + deal + actions in, states, events, per-seat views and results out.
+Pure Python: rules + deal + actions in, states, events, per-seat views and results out. Hands are
+played with ``new_hand``/``apply``; a whole match (a game of a tournament series) with
+:mod:`games.engine.sixtysix.game`, which the engine contract (:mod:`games.engine.sixtysix.contract`)
+serves to the layers above.
 """
 
 from games.engine.sixtysix.actions import (
@@ -14,6 +17,7 @@ from games.engine.sixtysix.actions import (
     Pass,
     PlayCard,
     action_from_dict,
+    action_to_dict,
 )
 from games.engine.sixtysix.cards import (
     ALL_CARDS,
@@ -36,7 +40,9 @@ from games.engine.sixtysix.engine import (
     seats_to_act,
 )
 from games.engine.sixtysix.events import Event
+from games.engine.sixtysix.game import GameView, HandDealt, MatchEnded, MatchScored, SixtySixGame
 from games.engine.sixtysix.match import (
+    HandScore,
     MatchRecordProblem,
     MatchResult,
     MatchState,
@@ -54,11 +60,12 @@ from games.engine.sixtysix.rules import (
     MatchFormat,
     SixtySixRules,
     SixtySixRulesProblem,
+    options_of,
     profile,
     rules_from_options,
 )
 from games.engine.sixtysix.state import HandResult, Phase, Reason, Seat, SixtySixState, Trick
-from games.engine.sixtysix.view import PlayerView, observe
+from games.engine.sixtysix.view import PlayerView, TableView, observe, spectate
 
 __all__ = [
     "ALL_CARDS",
@@ -71,12 +78,17 @@ __all__ = [
     "Draw",
     "Event",
     "Exchange",
+    "GameView",
+    "HandDealt",
     "HandResult",
+    "HandScore",
     "InvalidDeal",
     "LeadMarriage",
+    "MatchEnded",
     "MatchFormat",
     "MatchRecordProblem",
     "MatchResult",
+    "MatchScored",
     "MatchState",
     "Pass",
     "Phase",
@@ -86,11 +98,14 @@ __all__ = [
     "Reason",
     "RecordedHand",
     "Seat",
+    "SixtySixGame",
     "SixtySixRules",
     "SixtySixRulesProblem",
     "SixtySixState",
+    "TableView",
     "Trick",
     "action_from_dict",
+    "action_to_dict",
     "apply",
     "card",
     "card_points",
@@ -107,10 +122,12 @@ __all__ = [
     "new_hand",
     "new_match",
     "observe",
+    "options_of",
     "parse_card",
     "parse_cards",
     "profile",
     "replay",
     "rules_from_options",
     "seats_to_act",
+    "spectate",
 ]

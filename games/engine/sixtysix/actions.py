@@ -1,14 +1,17 @@
 """Actions of the 66 family: plain frozen values, one class per kind of input.
 
 Every action names the ``seat`` (0 or 1) that makes it. :func:`action_from_dict` reads the
-``to_dict()`` form back (the web layer's wire format).
+``to_dict()`` form back (the web layer's wire format) and refuses anything else as
+:class:`~games.engine.errors.InvalidAction`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
+from games.engine.errors import ActionCode, InvalidAction
 from games.engine.sixtysix.cards import Card, parse_card
 
 
@@ -96,7 +99,7 @@ class Pass:
 
 Action = PlayCard | LeadMarriage | Exchange | Close | Draw | Declare | Bid | Pass
 
-_SIMPLE: dict[str, type[Exchange | Close | Draw | Declare | Bid | Pass]] = {
+_SIMPLE: Final[dict[str, type[Exchange | Close | Draw | Declare | Bid | Pass]]] = {
     "exchange": Exchange,
     "close": Close,
     "draw": Draw,
@@ -106,18 +109,51 @@ _SIMPLE: dict[str, type[Exchange | Close | Draw | Declare | Bid | Pass]] = {
 }
 
 
-def action_from_dict(data: dict[str, Any]) -> Action:
-    """The action a ``to_dict()`` form describes. Raises ValueError on a malformed form."""
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """The JSON form of ``action`` (the same as ``action.to_dict()``), read back by :func:`action_from_dict`."""
+    return action.to_dict()
+
+
+_CARD_KINDS: Final[dict[str, type[PlayCard | LeadMarriage]]] = {"play": PlayCard, "marriage": LeadMarriage}
+
+
+def action_from_dict(data: Mapping[str, Any]) -> Action:
+    """The action a ``to_dict()`` form describes.
+
+    Raises InvalidAction: ``no_such_seat`` for a whole number that is not seat 0 or 1, ``malformed``
+    for anything else that is not exactly a ``to_dict()`` form (not a mapping, an unknown type, a
+    seat that is not a whole number, a missing or unknown card, a key the type does not have).
+    A card of the 24-card pack that the game's pack lacks (a 9 in a 20-card game) parses; apply()
+    refuses it, as it refuses any card the seat does not hold.
+    """
+    if not isinstance(data, Mapping):
+        raise InvalidAction(ActionCode.MALFORMED, f"an action is a mapping, not {type(data).__name__}")
     kind = data.get("type")
     seat = data.get("seat")
-    if seat not in (0, 1) or isinstance(seat, bool):
-        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
-    if kind in ("play", "marriage"):
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise InvalidAction(ActionCode.MALFORMED, f"seat must be 0 or 1, not {seat!r}")
+    if seat not in (0, 1):
+        raise InvalidAction(ActionCode.NO_SUCH_SEAT, f"seat must be 0 or 1, not {seat!r}")
+    if isinstance(kind, str) and kind in _CARD_KINDS:
+        _only_keys(data, kind, ("type", "seat", "card"))
         card_name = data.get("card")
         if not isinstance(card_name, str):
-            raise ValueError(f"a {kind} action needs a card name, not {card_name!r}")
-        the_card = parse_card(card_name)
-        return PlayCard(seat, the_card) if kind == "play" else LeadMarriage(seat, the_card)
+            raise InvalidAction(ActionCode.MALFORMED, f"a {kind} action needs a card name, not {card_name!r}")
+        try:
+            the_card = parse_card(card_name)
+        except ValueError as exc:
+            raise InvalidAction(ActionCode.MALFORMED, str(exc)) from None
+        return _CARD_KINDS[kind](seat, the_card)
     if isinstance(kind, str) and kind in _SIMPLE:
+        _only_keys(data, kind, ("type", "seat"))
         return _SIMPLE[kind](seat)
-    raise ValueError(f"unknown action type {kind!r}; known: play, marriage, {', '.join(_SIMPLE)}")
+    raise InvalidAction(
+        ActionCode.MALFORMED,
+        f"unknown action type {kind!r}; known: {', '.join(_CARD_KINDS)}, {', '.join(_SIMPLE)}",
+    )
+
+
+def _only_keys(data: Mapping[str, Any], kind: str, keys: tuple[str, ...]) -> None:
+    extra = set(data) - set(keys)
+    if extra:
+        raise InvalidAction(ActionCode.MALFORMED, f"a {kind} action has no {sorted(map(str, extra))}")

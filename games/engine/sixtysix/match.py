@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from games.engine.errors import ActionCode, IllegalAction, InvalidRules, Problem, ProblemCode
 from games.engine.sixtysix.rules import (
@@ -55,6 +55,23 @@ class MatchRecordProblem(ProblemCode):
     HAND_WRONG_POINTS = "match_hand_wrong_points", ("reason", "allowed", "points")
     HANDS_AFTER_DECIDED = "match_hands_after_decided", ("decided_after",)
     HANDS_NOT_DECIDED = "match_hands_not_decided", ("hands", "a", "b")
+
+
+class HandScore(Protocol):
+    """What the match fold reads of one hand: who won it, its game points (without any pot) and why.
+
+    A played hand's :class:`HandResult` and a referee's :class:`RecordedHand` both are one, so a
+    recorded match is folded as it was entered, with no made-up card points.
+    """
+
+    @property
+    def winner(self) -> Seat | None: ...
+
+    @property
+    def game_points(self) -> int: ...
+
+    @property
+    def reason(self) -> Reason: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +174,7 @@ def new_match(rules: SixtySixRules, first_dealer: Seat) -> MatchState:
     return MatchState(rules, (0, 0), (0, 0), (), 0, first_dealer, 0, None)
 
 
-def match_apply(match: MatchState, result: HandResult) -> MatchState:
+def match_apply(match: MatchState, result: HandScore) -> MatchState:
     """The match after one more hand (X29, X32). Raises IllegalAction if the match is over or the
     result cannot happen under the profile (a tie the profile does not have)."""
     if match.winner is not None:
@@ -207,7 +224,7 @@ def match_apply(match: MatchState, result: HandResult) -> MatchState:
     return MatchState(rules, scores, games_won, game_scores, 0, dealer, hands, match_winner)
 
 
-def match_fold(rules: SixtySixRules, first_dealer: Seat, results: Iterable[HandResult]) -> MatchState:
+def match_fold(rules: SixtySixRules, first_dealer: Seat, results: Iterable[HandScore]) -> MatchState:
     """The match after ``results`` in order (a pure fold of :func:`match_apply`)."""
     match = new_match(rules, first_dealer)
     for result in results:
@@ -533,8 +550,7 @@ def match_hands_valid(
                 decided_after=number - 1,
             )
             return [after.in_hand(number)]
-        result = HandResult(hand.winner, hand.game_points, hand.reason, "recorded", (0, 0), (0, 0), (0, 0))
-        match = match_apply(match, result)
+        match = match_apply(match, hand)
     if not match.is_over:
         return [
             Problem(

@@ -594,6 +594,21 @@ def _coerce(name: str, value: Any, errors: list[Problem]) -> Any:
     return value
 
 
+def unknown_profile(name: object) -> InvalidRules:
+    """The error for a profile name that names no profile (``name`` as the user gave it)."""
+    known = ", ".join(PROFILES)
+    return InvalidRules(
+        [
+            Problem(
+                SixtySixRulesProblem.UNKNOWN_PROFILE,
+                f"unknown profile {name!r}; known: {known}",
+                profile=name,
+                known=known,
+            )
+        ]
+    )
+
+
 def rules_from_options(
     options: Mapping[str, Any] | None = None, *, profile: str = DEFAULT_PROFILE
 ) -> SixtySixRules:
@@ -601,19 +616,9 @@ def rules_from_options(
 
     Raises InvalidRules listing every unknown profile or option, bad value and contradiction.
     """
-    base = PROFILES.get(profile)
+    base = PROFILES.get(profile) if isinstance(profile, str) else None
     if base is None:
-        known = ", ".join(PROFILES)
-        raise InvalidRules(
-            [
-                Problem(
-                    SixtySixRulesProblem.UNKNOWN_PROFILE,
-                    f"unknown profile {profile!r}; known: {known}",
-                    profile=profile,
-                    known=known,
-                )
-            ]
-        )
+        raise unknown_profile(profile)
     errors: list[Problem] = []
     changes: dict[str, Any] = {}
     for name, value in (options or {}).items():
@@ -636,6 +641,15 @@ def rules_from_options(
     return replace(base, **changes)
 
 
+def options_of(rules: SixtySixRules, profile: str = DEFAULT_PROFILE) -> dict[str, Any]:
+    """The options that make ``rules`` from the named profile, as plain JSON: every field that
+    differs from the profile's (``name`` and ``notes`` too), so that
+    ``rules_from_options(options_of(rules, p), profile=p)`` is ``rules`` again, name and notes
+    included. Raises InvalidRules for an unknown profile."""
+    base = rules_from_options(None, profile=profile).to_dict()
+    return {name: value for name, value in rules.to_dict().items() if value != base[name]}
+
+
 def profile(name: str) -> SixtySixRules:
     """The named profile. Raises InvalidRules if there is none of that name."""
     return rules_from_options(None, profile=name)
@@ -656,6 +670,8 @@ __all__ = [
     "SixtySixRules",
     "SixtySixRulesProblem",
     "WrongDeclaration",
+    "options_of",
     "profile",
     "rules_from_options",
+    "unknown_profile",
 ]

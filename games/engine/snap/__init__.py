@@ -42,7 +42,8 @@ from games.engine.snap.rules import (
     SnapRules,
     validate,
 )
-from games.engine.snap.state import Deal, PlayerView, SnapState, observe
+from games.engine.snap.state import Deal, SnapState
+from games.engine.snap.view import PlayerView, observe
 
 __all__ = [
     "DECKS",

@@ -39,8 +39,9 @@ from typing import NamedTuple
 from games.engine.snap.actions import CallKind, CentralClaim, Claim, PairClaim, PoolClaim, SlapClaim
 from games.engine.snap.decks import DECKS, JACK
 from games.engine.snap.rules import PoolCall, SnapRules
-from games.engine.snap.state import Deal, PlayerView
+from games.engine.snap.state import Deal
 from games.engine.snap.timing import (
+    DEFAULT_TIMING,
     Advance,
     LiveGame,
     RoundTrip,
@@ -50,13 +51,13 @@ from games.engine.snap.timing import (
     TimingRules,
     reveal_delay,
 )
+from games.engine.snap.view import PlayerView
 
 PER_PILE_MS = 40  # issue 6: slower by about 40 ms per extra pile to watch
 BASE_PILES = 2  # the level means are for a table showing two piles
 SIGMA_SHARE = 0.08  # normal spread, share of the mean (modelling choice)
 TAU_SHARE = 0.25  # exponential tail, share of the mean (modelling choice)
 FLIP_MEAN_MS = 800  # the table's flipping pace (modelling choice, all levels)
-DEFAULT_TIMING = TimingRules()
 
 
 @dataclass(frozen=True, slots=True)

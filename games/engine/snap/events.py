@@ -10,6 +10,7 @@ cards appear only as they are flipped (``Flipped.card``) or as the visible top o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -53,6 +54,20 @@ class SnapResult:
             "cards": list(self.cards),
             "wrong_calls": list(self.wrong_calls),
         }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> SnapResult:
+        """Inverse of ``to_dict``. Raises KeyError, TypeError or ValueError on another shape."""
+        winner = data["winner"]
+        return SnapResult(
+            winner=None if winner is None else int(winner),
+            ended_by=EndReason(data["ended_by"]),
+            adjudicated=bool(data["adjudicated"]),
+            elimination_order=tuple(tuple(int(s) for s in group) for group in data["elimination_order"]),
+            placings=tuple(int(p) for p in data["placings"]),
+            cards=tuple(int(c) for c in data["cards"]),
+            wrong_calls=tuple(int(w) for w in data["wrong_calls"]),
+        )
 
 
 class Event:

@@ -88,7 +88,8 @@ def random_input(state: SnapState, rng: random.Random, temper: Temperament = Tem
                 if others:
                     other = rng.choice(others)
                     return Tie(state.seq, ((caller, claim), other))
-            return Call(caller, kind, None if rng.random() < temper.bare else claim, state.seq)
+            bare = rng.random() < temper.bare and kind is not CallKind.SLAP  # S31: a slap names its pile
+            return Call(caller, kind, None if bare else claim, state.seq)
     return _flip_input(state, rng)
 
 

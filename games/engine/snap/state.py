@@ -1,4 +1,5 @@
-"""The Snap state and the per-seat view.
+"""The Snap state: a value that holds what the rules still need, and nothing of the game's past
+beyond that.
 
 Representation (chosen for speed and exact cycle detection): a seat's personal cards are one
 tuple ``cs[seat]`` in flip order — the face-up pile reversed, then the face-down pile — and
@@ -6,17 +7,20 @@ tuple ``cs[seat]`` in flip order — the face-up pile reversed, then the face-do
 ``reversed(cs[seat][:k])`` and the face-down pile is ``cs[seat][k:]``; a flip is ``k + 1`` and a
 plain recycle (S9) is ``k = 0``: between calls only the ``ks`` and the seat on turn change.
 
-A state is a value: ``apply`` never mutates one (the private cycle history is shared copy-on-branch
-and only ever extended by the state at its tip). Each state keeps a link to the one before it so
-that a call can be judged on the state its caller saw (S14, S15).
+A state is a value: ``apply`` never mutates one, and a state refers to no other state. Besides the
+table it keeps two bounded pieces of the past (docs/snap-engine.md, "The state as a value"):
+
+- the **call window**: the table of each of the last ``CALL_WINDOW`` states, so that a call can be
+  judged on the state its caller saw (S14, S15); an older ``seq`` is stale;
+- the **cycle history** since the last resolved call (S29), reduced to the states a first repeat
+  can return to (``ending.py`` proves which).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final
 
-from games.engine.errors import ActionCode, InvalidAction
 from games.engine.snap.decks import Deck
 from games.engine.snap.events import SnapResult
 from games.engine.snap.rules import SnapRules
@@ -45,46 +49,66 @@ class Deal:
         return Deal(int(data["players"]), tuple(data["order"]))
 
 
-class History:
-    """States seen since the last resolved call (S29), as exact keys ``(config, turn, ks)``.
+CALL_WINDOW: Final = 32
+"""How many states back a call may answer: a call on ``seq`` is judged when ``state.seq - seq <=
+CALL_WINDOW`` and refused as stale before that (docs/snap-engine.md gives the reading)."""
 
-    ``configs`` numbers the distinct arrangements of everything a flip does not change (the
-    sequences ``cs``, pools, centre, active seats) seen in this history, so a key is exact, not a
-    hash. ``tip`` is the seq of the newest state recorded: only that state may extend this object
-    in place; any other state copies it first (copy-on-branch).
-    """
+Board = tuple[tuple[int, ...], ...]
+Table = tuple[
+    int, Board, tuple[int, ...], tuple[bool, ...], tuple[Pool, ...], tuple[int, ...], int, int | None
+]
+"""One state of the call window: ``(seq, cs, ks, active, pools, central, central_hidden,
+last_flipper)``, everything a call is judged on (``calls.claim_holds``, ``calls.candidates``,
+S35's flips-only check)."""
 
-    __slots__ = ("configs", "seen", "tip")
+type Node = tuple[
+    Board,
+    tuple[int, ...],
+    tuple[bool, ...],
+    tuple[Pool, ...],
+    tuple[int, ...],
+    int,
+    int | None,
+    Node | None,
+    int,
+]
+"""How the window is kept: ``(cs, ks, active, pools, central, central_hidden, last_flipper, parent,
+depth)``, a table linked to the one before it. Every input adds one, so it is a plain tuple (the
+cheapest value to build) and adding one copies nothing. The links run in *segments* of at most
+``CALL_WINDOW`` nodes (``depth`` counts from 1 at a segment's first node, whose ``parent`` is None):
+a state keeps its current segment and the full one before it, so it always holds the last
+``CALL_WINDOW`` tables and never more than twice that."""
 
-    def __init__(self) -> None:
-        self.seen: dict[tuple[Any, ...], int] = {}
-        self.configs: dict[tuple[Any, ...], int] = {}
-        self.tip = -1
+CycleKey = tuple[int | None, tuple[int, ...], Board]
+"""A state as S29 compares it within one history: ``(turn, ks, cs)``. Pools, the centre and the
+active seats never change between resolved calls without a seat leaving (feed_pool), after which
+no earlier state can come back, so the key leaves them out."""
 
-    def branch(self, upto: int) -> History:
-        """A copy holding only the entries up to seq ``upto``."""
-        copy = History()
-        copy.seen = {key: seq for key, seq in self.seen.items() if seq <= upto}
-        copy.configs = dict(self.configs)
-        copy.tip = upto
-        return copy
+
+_new_state = object.__new__
 
 
 class SnapState:
     """One moment of a Snap game. Treat every attribute as read-only.
 
-    Public attributes: ``rules``, ``deck``, ``n`` (seats), ``dealer``, ``seq``, ``cs``/``ks`` (see
-    the module doc), ``flip_no`` (per seat, the flip number of its face-up top), ``pools``,
-    ``central`` / ``central_hidden`` (single_pile: the central pile top first, and how many cards at
-    its bottom lie face down), ``active``, ``last_flipper``, ``turn`` (None in speed or at the end),
-    ``flips``, ``eliminations`` (groups), ``wrong_calls`` (per seat), ``cap_seat`` /
-    ``cap_round`` / ``cap_pos`` (S30 counting), ``result``.
+    Public attributes: ``rules``, ``deck``, ``n`` (seats), ``dealer``, ``deal`` (the recorded deck
+    order, S22) and ``seed`` (the seed it was dealt from, None for a recorded deal), ``seq``,
+    ``cs``/``ks`` (see the module doc), ``flip_no`` (per seat, the flip number of its face-up top),
+    ``pools``, ``central`` / ``central_hidden`` (single_pile: the central pile top first, and how
+    many cards at its bottom lie face down), ``active``, ``last_flipper``, ``turn`` (None in speed
+    or at the end), ``flips``, ``eliminations`` (groups), ``wrong_calls`` (per seat), ``cap_seat``
+    / ``cap_round`` / ``cap_pos`` (S30 counting), ``result``.
+
+    Private: ``_window`` (the newest node, see ``Node``) and ``_window_before`` (the last node of
+    the segment before) hold the call window; ``_anchor`` and ``_recycled`` the cycle history's
+    targets (``ending.py``).
     """
 
     __slots__ = (
-        "_config",
-        "_hist",
-        "_prev",
+        "_anchor",
+        "_recycled",
+        "_window",
+        "_window_before",
         "active",
         "cap_pos",
         "cap_round",
@@ -92,6 +116,7 @@ class SnapState:
         "central",
         "central_hidden",
         "cs",
+        "deal",
         "dealer",
         "deck",
         "eliminations",
@@ -105,6 +130,7 @@ class SnapState:
         "pools",
         "result",
         "rules",
+        "seed",
         "seq",
         "turn",
         "wrong_calls",
@@ -115,8 +141,10 @@ class SnapState:
     keys: tuple[int, ...]
     n: int
     dealer: int
+    deal: Deal
+    seed: bytes | None
     seq: int
-    cs: tuple[tuple[int, ...], ...]
+    cs: Board
     ks: tuple[int, ...]
     flip_no: tuple[int, ...]
     pools: tuple[Pool, ...]
@@ -133,28 +161,33 @@ class SnapState:
     cap_round: int
     cap_pos: int
     result: SnapResult | None
-    _hist: History
-    _config: int
-    _prev: SnapState | None
+    _window: Node | None
+    _window_before: Node | None
+    _anchor: CycleKey | None
+    _recycled: tuple[CycleKey, ...]
 
     def clone(self) -> SnapState:
-        """A shallow copy whose predecessor is ``self`` (the caller then sets what changes)."""
-        new = SnapState.__new__(SnapState)
+        """The next state's starting point: a shallow copy whose call window also holds this
+        state's table (the caller then sets ``seq`` and what changes). Written out field by field:
+        every input makes one, so it is the engine's hottest code."""
+        new = _new_state(SnapState)
         new.rules = self.rules
         new.deck = self.deck
         new.keys = self.keys
         new.n = self.n
         new.dealer = self.dealer
+        new.deal = self.deal
+        new.seed = self.seed
         new.seq = self.seq
-        new.cs = self.cs
-        new.ks = self.ks
+        new.cs = cs = self.cs
+        new.ks = ks = self.ks
         new.flip_no = self.flip_no
-        new.pools = self.pools
+        new.pools = pools = self.pools
         new.next_pool_id = self.next_pool_id
-        new.central = self.central
-        new.central_hidden = self.central_hidden
-        new.active = self.active
-        new.last_flipper = self.last_flipper
+        new.central = central = self.central
+        new.central_hidden = hidden = self.central_hidden
+        new.active = active = self.active
+        new.last_flipper = last_flipper = self.last_flipper
         new.turn = self.turn
         new.flips = self.flips
         new.eliminations = self.eliminations
@@ -163,9 +196,15 @@ class SnapState:
         new.cap_round = self.cap_round
         new.cap_pos = self.cap_pos
         new.result = self.result
-        new._hist = self._hist
-        new._config = self._config
-        new._prev = self
+        new._anchor = self._anchor
+        new._recycled = self._recycled
+        head = self._window
+        if head is not None and head[8] < CALL_WINDOW:
+            new._window = (cs, ks, active, pools, central, hidden, last_flipper, head, head[8] + 1)
+            new._window_before = self._window_before
+        else:  # a new segment; the full one (or None at the start) is kept as the one before
+            new._window = (cs, ks, active, pools, central, hidden, last_flipper, None, 1)
+            new._window_before = head
         return new
 
     # Readable accessors (top first, S23) -------------------------------------------------------
@@ -199,182 +238,63 @@ class SnapState:
         cards.extend(self.central)
         return cards
 
+    # The call window ---------------------------------------------------------------------------
+
+    def window(self) -> list[Table]:
+        """The tables of the states a call may still answer besides this one, oldest first
+        (the last ``CALL_WINDOW`` states, fewer at the start of a game)."""
+        tables: list[Table] = []
+        node, before = self._window, self._window_before
+        seq = self.seq
+        while len(tables) < CALL_WINDOW:
+            if node is None:
+                if before is None:
+                    break
+                node, before = before, None
+            seq -= 1
+            tables.append((seq, *node[:7]))
+            node = node[7]
+        tables.reverse()
+        return tables
+
+    def with_window(self, tables: list[Table]) -> None:
+        """Set the call window of a state being built (``snapshot.from_snapshot``): ``tables`` are
+        the last states' tables, oldest first, the newest at ``seq - 1``."""
+        node: Node | None = None
+        for depth, table in enumerate(tables[-CALL_WINDOW:], 1):
+            _seq, cs, ks, active, pools, central, hidden, last_flipper = table
+            node = (cs, ks, active, pools, central, hidden, last_flipper, node, depth)
+        self._window = node
+        self._window_before = None
+
     def at_seq(self, seq: int) -> SnapState | None:
-        """The state numbered ``seq`` on this state's line, or None if there is none."""
-        state: SnapState | None = self
-        while state is not None and state.seq > seq:
-            state = state._prev
-        return state if state is not None and state.seq == seq else None
+        """The table a call on ``seq`` is judged on: this state, or a state of the call window
+        rebuilt from its table (its piles, pools, centre, active seats and last flipper are as
+        they were; read it, never ``apply`` to it). None when ``seq`` is in the future, negative,
+        or older than the window (stale)."""
+        if seq == self.seq:
+            return self
+        if not self.seq - CALL_WINDOW <= seq < self.seq or seq < 0:
+            return None
+        steps = self.seq - seq  # 1 for the state before this one
+        node = self._window
+        assert node is not None
+        if steps > node[8]:  # in the segment before
+            steps -= node[8]
+            node = self._window_before
+            assert node is not None
+        for _ in range(steps - 1):
+            node = node[7]
+            assert node is not None
+        seen = self.clone()
+        seen.seq = seq
+        seen.cs, seen.ks, seen.active, seen.pools, seen.central, seen.central_hidden = node[:6]
+        seen.last_flipper = node[6]
+        seen.result = None
+        seen._window = seen._window_before = None
+        seen._anchor = None
+        seen._recycled = ()
+        return seen
 
     def __repr__(self) -> str:
         return f"SnapState(seq={self.seq}, flips={self.flips}, turn={self.turn}, result={self.result})"
-
-
-class PileView(NamedTuple):
-    """What everyone sees of one seat: pile sizes, the face-up top, what that top matches on
-    (``match``: its rank, card or picture, per the rules' match_key) and when it was flipped."""
-
-    seat: int
-    active: bool
-    facedown: int
-    faceup: int
-    top: str | None
-    match: str | None
-    top_flip: int | None
-
-
-class PoolView(NamedTuple):
-    """A pool as seen: ``number`` is its position (1 = oldest, S25), ``id`` its stable id."""
-
-    id: int
-    number: int
-    size: int
-    top: str | None
-    match: str | None
-
-
-class PlayerView(NamedTuple):
-    """Everything ``seat`` may know (``seat`` None: a spectator), nothing more (E2).
-
-    Never contains the order or identity of any face-down card; ``central_top`` is None when the
-    single_pile centre shows no face-up card.
-
-    Views are immutable named tuples rather than frozen dataclasses: a live game builds one per
-    state change (the bot game's hot path), and a tuple is several times cheaper to build.
-    """
-
-    seat: int | None
-    seq: int
-    players: int
-    dealer: int
-    turn: int | None
-    last_flipper: int | None
-    flips: int
-    piles: tuple[PileView, ...]
-    pools: tuple[PoolView, ...]
-    central_size: int
-    central_top: str | None
-    central_below: str | None
-    central_matches: tuple[str, ...]
-    cap_reached: bool
-    result: SnapResult | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "seq": self.seq,
-            "players": self.players,
-            "dealer": self.dealer,
-            "turn": self.turn,
-            "last_flipper": self.last_flipper,
-            "flips": self.flips,
-            "piles": [p._asdict() for p in self.piles],
-            "pools": [p._asdict() for p in self.pools],
-            "central_size": self.central_size,
-            "central_top": self.central_top,
-            "central_below": self.central_below,
-            "central_matches": list(self.central_matches),
-            "cap_reached": self.cap_reached,
-            "result": None if self.result is None else self.result.to_dict(),
-        }
-
-
-_new_tuple = tuple.__new__
-_NO_POOLS: tuple[PoolView, ...] = ()
-_EMPTY_PILE = PileView(0, False, 0, 0, None, None, None)
-
-
-class TableViews:
-    """Builds the views of one game's successive states, reusing every pile and pool view that
-    did not change since the previous state (a flip changes one pile): a live game builds a view
-    per state change, and most of a view is the same as the one before.
-
-    ``observe`` is this with nothing to reuse; a view built here equals ``observe``'s.
-    """
-
-    __slots__ = ("_active", "_cards", "_flip_no", "_ks", "_piles", "_pools", "_pools_of")
-
-    def __init__(self) -> None:
-        # What the pile views in ``_piles`` were built from (the same tuple of cards is the same
-        # cards: states share the tuples that did not change).
-        self._cards: tuple[tuple[int, ...], ...] = ()
-        self._ks: tuple[int, ...] = ()
-        self._active: tuple[bool, ...] = ()
-        self._flip_no: tuple[int, ...] = ()
-        self._piles: tuple[PileView, ...] = ()
-        self._pools_of: tuple[Pool, ...] | None = None
-        self._pools: tuple[PoolView, ...] = _NO_POOLS
-
-    def observe(self, state: SnapState, seat: int | None) -> PlayerView:
-        """The view of ``seat`` (or of a spectator when None); see ``observe``."""
-        if seat is not None and not 0 <= seat < state.n:
-            raise InvalidAction(ActionCode.NO_SUCH_SEAT, str(seat))
-        deck = state.deck
-        names = deck.cards
-        labels = deck.match_labels(state.rules.match_key)
-        cs, ks, active, flip_no = state.cs, state.ks, state.active, state.flip_no
-        if not (cs is self._cards and ks is self._ks and active is self._active and flip_no is self._flip_no):
-            n = state.n
-            if len(self._piles) == n:
-                piles = list(self._piles)
-                old_cs, old_ks, old_active, old_flip_no = self._cards, self._ks, self._active, self._flip_no
-                # A pile's view depends on its cards, how many lie face up, whether its seat plays
-                # and when its top was flipped (the same tuple of cards is the same cards: states
-                # share the tuples that did not change). A flip changes one pile.
-                changed = [
-                    s
-                    for s in range(n)
-                    if ks[s] != old_ks[s]
-                    or flip_no[s] != old_flip_no[s]
-                    or cs[s] is not old_cs[s]
-                    or active[s] != old_active[s]
-                ]
-            else:
-                piles = [_EMPTY_PILE] * n
-                changed = list(range(n))
-            pile: tuple[int, bool, int, int, str | None, str | None, int | None]
-            for s in changed:
-                k = ks[s]
-                cards = cs[s]
-                if k:
-                    top = cards[k - 1]
-                    pile = (s, active[s], len(cards) - k, k, names[top], labels[top], flip_no[s])
-                else:
-                    pile = (s, active[s], len(cards), 0, None, None, None)
-                piles[s] = _new_tuple(PileView, pile)
-            self._piles = tuple(piles)
-            self._cards, self._ks, self._active, self._flip_no = cs, ks, active, flip_no
-        if state.pools is not self._pools_of:
-            self._pools_of = state.pools
-            self._pools = tuple(
-                _new_tuple(PoolView, (p.id, i, len(p.cards), names[p.cards[0]], labels[p.cards[0]]))
-                for i, p in enumerate(state.pools, 1)
-            )
-        central = state.central
-        visible = len(central) - state.central_hidden if central else 0
-        return _new_tuple(
-            PlayerView,
-            (
-                seat,
-                state.seq,
-                state.n,
-                state.dealer,
-                state.turn,
-                state.last_flipper,
-                state.flips,
-                self._piles,
-                self._pools,
-                len(central),
-                names[central[0]] if visible >= 1 else None,
-                names[central[1]] if visible >= 2 else None,
-                tuple(labels[c] for c in central[: min(visible, 2)]) if visible else (),
-                state.cap_seat is not None,
-                state.result,
-            ),
-        )
-
-
-def observe(state: SnapState, seat: int | None) -> PlayerView:
-    """The view of ``seat`` (or of a spectator when None): tops and sizes of every pile and pool,
-    whose turn it is; never the order of a face-down pile. Raises IllegalAction on a bad seat."""
-    return TableViews().observe(state, seat)

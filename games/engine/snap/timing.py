@@ -1,6 +1,6 @@
 """Online timing for Snap (rules/snap.md S32-S38): timestamped presses in, engine inputs out.
 
-The engine (``game.py``) judges a call on the state its caller saw, but it has no clock. This layer
+The engine (``calls.py``) judges a call on the state its caller saw, but it has no clock. This layer
 adds the clock as *input*: every timed input carries ``at``, the server time at which it arrived
 (the host reads its clock and writes the value into the input; nothing here reads a clock, S38).
 A ``LiveGame`` is a fold over those inputs, so a timed log replays into the identical game.
@@ -41,7 +41,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, ClassVar
 
 from games.engine.errors import ActionCode, IllegalAction, InvalidAction, InvalidRules
 from games.engine.snap.actions import (
@@ -53,219 +52,58 @@ from games.engine.snap.actions import (
     Flip,
     Tick,
     Tie,
-    claim_from_dict,
-    claim_to_dict,
 )
-from games.engine.snap.events import Event
-from games.engine.snap.game import (
-    apply,
+from games.engine.snap.calls import (
     call_ineligible,
     candidates,
     check_claim_shape,
     claim_holds,
     claim_seats,
-    new_game,
     pick_key,
 )
+from games.engine.snap.events import Event
+from games.engine.snap.game import apply, new_game
 from games.engine.snap.rules import EmptyFacedown, SnapRules
-from games.engine.snap.state import Deal, PlayerView, SnapState, TableViews
+from games.engine.snap.state import CALL_WINDOW, Deal, SnapState
+from games.engine.snap.timed import (
+    DEFAULT_TIMING,
+    Advance,
+    CallQueued,
+    CallRefused,
+    Decided,
+    FlipRefused,
+    ReactionFlagged,
+    RoundTrip,
+    TimedCall,
+    TimedFlip,
+    TimedInput,
+    TimingRules,
+    TurnTimedOut,
+    timed_input_from_dict,
+    timed_input_to_dict,
+)
+from games.engine.snap.view import PlayerView, TableViews
 
-# --------------------------------------------------------------------------------------------
-# Options
-
-
-@dataclass(frozen=True, slots=True)
-class TimingRules:
-    """The S32-S38 numbers (defaults from rules/snap.md). The S14 lockout, the speed tick and the
-    online time cap are ``SnapRules`` fields and are read from there."""
-
-    max_lag_compensation_ms: int = 300  # S33 (casual play may raise it to 500)
-    lag_jitter_ms: int = 50  # S33
-    tie_window_ms: int = 30  # S34: keep it small, it changes the game
-    post_resolution_pause_ms: int = 600  # S34
-    turn_timeout_ms: int = 3000  # S36
-    reveal_jitter_ms: int = 0  # S36: 0 = off
-    max_calls_per_s: int = 4  # S37
-    review_reaction_ms: int = 100  # S37: faster reactions are flagged for review
-
-    def errors(self) -> list[str]:
-        """What is wrong with these numbers (empty when playable)."""
-        found = []
-        if min(self.max_lag_compensation_ms, self.lag_jitter_ms, self.tie_window_ms) < 0:
-            found.append("lag compensation, jitter and tie window cannot be negative (S33, S34)")
-        if self.post_resolution_pause_ms < 0 or self.reveal_jitter_ms < 0 or self.review_reaction_ms < 0:
-            found.append("pause, reveal jitter and review threshold cannot be negative (S34, S36, S37)")
-        if self.turn_timeout_ms < 1 or self.max_calls_per_s < 1:
-            found.append("turn_timeout_ms and max_calls_per_s must be at least 1 (S36, S37)")
-        return found
-
-
-# --------------------------------------------------------------------------------------------
-# Timed inputs (what the server records, S38)
-
-
-@dataclass(frozen=True, slots=True)
-class TimedFlip:
-    """``seat`` pressed flip; it arrived at server time ``at``. ``reveal_delay_ms`` (S36) is the
-    server's recorded random delay before the flip takes effect, in ``[0, reveal_jitter_ms]``."""
-
-    at: int
-    seat: int
-    reveal_delay_ms: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class TimedCall:
-    """A call that arrived at ``at``: the engine call's fields plus the caller's own measured
-    ``reaction_ms`` from the frame that showed state ``seq`` to the press (S32)."""
-
-    at: int
-    caller: int
-    kind: CallKind
-    claim: Claim | None
-    seq: int
-    reaction_ms: int
-    sound: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RoundTrip:
-    """S33: the server measured ``seat``'s connection round trip as ``rtt_ms``."""
-
-    at: int
-    seat: int
-    rtt_ms: int
-
-
-@dataclass(frozen=True, slots=True)
-class Advance:
-    """Time passed to ``at`` (a server timer fired): runs the layer's own due timers."""
-
-    at: int
-
-
-TimedInput = TimedFlip | TimedCall | RoundTrip | Advance
-
-
-def timed_input_to_dict(inp: TimedInput) -> dict[str, Any]:
-    """JSON-friendly form of a timed input (one line of the timed log)."""
-    match inp:
-        case TimedFlip(at, seat, delay):
-            return {"type": "flip", "at": at, "seat": seat, "reveal_delay_ms": delay}
-        case TimedCall(at, caller, kind, claim, seq, reaction, sound):
-            return {
-                "type": "call",
-                "at": at,
-                "caller": caller,
-                "kind": str(kind),
-                "claim": claim_to_dict(claim),
-                "seq": seq,
-                "reaction_ms": reaction,
-                "sound": sound,
-            }
-        case RoundTrip(at, seat, rtt):
-            return {"type": "rtt", "at": at, "seat": seat, "rtt_ms": rtt}
-        case Advance(at):
-            return {"type": "advance", "at": at}
-    raise AssertionError(inp)  # pragma: no cover
-
-
-def timed_input_from_dict(data: dict[str, Any]) -> TimedInput:
-    """Inverse of ``timed_input_to_dict``. Raises InvalidAction("malformed")."""
-    try:
-        match data["type"]:
-            case "flip":
-                return TimedFlip(int(data["at"]), int(data["seat"]), int(data.get("reveal_delay_ms", 0)))
-            case "call":
-                sound = data.get("sound")
-                return TimedCall(
-                    int(data["at"]),
-                    int(data["caller"]),
-                    CallKind(data["kind"]),
-                    claim_from_dict(data.get("claim")),
-                    int(data["seq"]),
-                    int(data["reaction_ms"]),
-                    None if sound is None else int(sound),
-                )
-            case "rtt":
-                return RoundTrip(int(data["at"]), int(data["seat"]), int(data["rtt_ms"]))
-            case "advance":
-                return Advance(int(data["at"]))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InvalidAction(ActionCode.MALFORMED, f"timed input {data!r}") from exc
-    raise InvalidAction(ActionCode.MALFORMED, f"timed input {data!r}")
-
-
-# --------------------------------------------------------------------------------------------
-# The layer's own events (engine events pass through unchanged)
-
-
-@dataclass(slots=True)
-class CallQueued(Event):
-    """S33/S34: a call was accepted and waits for its decision at ``decide_at``."""
-
-    type: ClassVar[str] = "call_queued"
-    at: int
-    caller: int
-    seq: int
-    effective: int
-    valid: bool  # its claim held on the state it saw: flips are frozen until it is decided
-    decide_at: int
-
-
-@dataclass(slots=True)
-class CallRefused(Event):
-    """S14/S37 (and a finished game): a call that never reached the engine.
-
-    ``reason``: locked_out | pending_call | rate_limited | not_active | game_over.
-    """
-
-    type: ClassVar[str] = "call_refused"
-    at: int
-    caller: int
-    reason: str
-
-
-@dataclass(slots=True)
-class ReactionFlagged(Event):
-    """S37: a reaction faster than ``review_reaction_ms``, recorded for review, never punished."""
-
-    type: ClassVar[str] = "reaction_flagged"
-    at: int
-    caller: int
-    reaction_ms: int
-
-
-@dataclass(slots=True)
-class FlipRefused(Event):
-    """A flip press without effect. ``reason``: not_your_turn | frozen | paused | flip_pending |
-    turn_changed (a delayed flip whose seat lost the turn) | game_over."""
-
-    type: ClassVar[str] = "flip_refused"
-    at: int
-    seat: int
-    reason: str
-
-
-@dataclass(slots=True)
-class TurnTimedOut(Event):
-    """S36: ``seat`` did not flip for ``turn_timeout_ms``; the flip is made for it."""
-
-    type: ClassVar[str] = "turn_timeout"
-    at: int
-    seat: int
-
-
-@dataclass(slots=True)
-class Decided(Event):
-    """S34/S35: the engine input a decision produced (as a dict) and whether a tie window or the
-    S35 rule shaped it."""
-
-    type: ClassVar[str] = "decided"
-    at: int
-    callers: tuple[int, ...]
-    tie: bool
-    as_they_stand: bool
+__all__ = [  # the layer and its vocabulary (timed.py), importable from here
+    "DEFAULT_TIMING",
+    "Advance",
+    "CallQueued",
+    "CallRefused",
+    "Decided",
+    "FlipRefused",
+    "LiveGame",
+    "ReactionFlagged",
+    "RoundTrip",
+    "TimedCall",
+    "TimedFlip",
+    "TimedInput",
+    "TimingRules",
+    "TurnTimedOut",
+    "replay_timed",
+    "reveal_delay",
+    "timed_input_from_dict",
+    "timed_input_to_dict",
+]
 
 
 @dataclass(slots=True)
@@ -307,7 +145,7 @@ class LiveGame:
         rules: SnapRules,
         deal: Deal,
         dealer: int,
-        timing: TimingRules = TimingRules(),
+        timing: TimingRules = DEFAULT_TIMING,
         start_ms: int = 0,
     ) -> None:
         """Deal the game at server time ``start_ms``. Raises InvalidRules, IllegalAction as
@@ -324,7 +162,6 @@ class LiveGame:
         self.start_ms = start_ms
         self.state: SnapState = new_game(rules, deal, dealer)
         n = self.state.n
-        self._states: list[SnapState] = [self.state]
         self.shown_at: list[int] = [start_ms]
         self._cause: list[str] = ["deal"]
         self.now = start_ms
@@ -441,6 +278,8 @@ class LiveGame:
             refusal = "game_over"
         elif not state.active[caller]:
             refusal = "not_active"
+        elif state.seq - call.seq > CALL_WINDOW:
+            refusal = "stale"  # older than the engine's call window: it could judge it no more
         elif t < self._lockout_until[caller]:
             refusal = "locked_out"  # S14
         elif any(p.caller == caller for p in self._pending):
@@ -457,7 +296,7 @@ class LiveGame:
             # S16/S31: ignored by the engine without effect; nothing to wait for.
             self._to_engine(t, Call(caller, call.kind, call.claim, call.seq, call.sound), "call")
             return
-        seen = self._states[call.seq]
+        seen = self._seen(call.seq)
         valid = self._holds_on_seen(seen, call)
         if not valid:
             self._lockout_until[caller] = t + self.rules.wrong_call_lockout_ms  # S14
@@ -473,6 +312,12 @@ class LiveGame:
         if call.claim is None:
             return bool(candidates(seen, call.caller, call.kind))
         return claim_holds(seen, call.claim)
+
+    def _seen(self, seq: int) -> SnapState:
+        """The table a call on ``seq`` saw (within the engine's call window)."""
+        seen = self.state.at_seq(seq)
+        assert seen is not None, "calls older than the call window are refused before this"
+        return seen
 
     def _decide_at(self, pending: _Pending) -> int:
         return pending.effective + self.timing.tie_window_ms + self._widest_bound()
@@ -501,6 +346,11 @@ class LiveGame:
             if len(self._pending) > 1:
                 self._pending.sort(key=lambda p: (p.effective, p.arrival, p.caller))
             first = self._pending[0]
+            if self.state.seq - first.seq > CALL_WINDOW:
+                # The table moved on more than the engine's call window while it waited.
+                del self._pending[0]
+                self._emit(CallRefused(at, first.caller, "stale"))
+                continue
             if self._decide_at(first) > at:
                 break
             if not first.valid:
@@ -510,7 +360,12 @@ class LiveGame:
                 )
                 continue
             decided_valid = True
-            window = [p for p in self._pending if p.valid and p.effective <= first.effective + tie_window]
+            now_seq = self.state.seq
+            window = [
+                p
+                for p in self._pending
+                if p.valid and p.effective <= first.effective + tie_window and now_seq - p.seq <= CALL_WINDOW
+            ]
             resolved = {id(p): self._resolve(p) for p in window}
             claim, flag = resolved[id(first)]
             if claim is None:
@@ -537,7 +392,7 @@ class LiveGame:
         None when nothing it claims can be won any more: the call is late (S15) and ties with
         nobody; the engine is told on its own.
         """
-        seen = self._states[p.seq]
+        seen = self._seen(p.seq)
         state = self.state
         options = [p.claim] if p.claim is not None else candidates(seen, p.caller, p.kind)
         standing: list[tuple[Claim, bool]] = []
@@ -558,7 +413,7 @@ class LiveGame:
         that arrived after ``p``'s effective time (the engine checks the piles changed by flips
         only)."""
         for seq in range(p.seq + 1, self.state.seq + 1):
-            if not claim_holds(self._states[seq], claim):
+            if not claim_holds(self._seen(seq), claim):
                 return self._cause[seq] in ("flip", "timeout", "tick") and p.effective < self.shown_at[seq]
         return False
 
@@ -599,9 +454,9 @@ class LiveGame:
             return
         tie_seq = max(
             {p.seq for p, _c, _f in group},
-            key=lambda s: (sum(claim_holds(self._states[s], c) for _p, c, _f in group), s),
+            key=lambda s: (sum(claim_holds(self._seen(s), c) for _p, c, _f in group), s),
         )
-        seen = self._states[tie_seq]
+        seen = self._seen(tie_seq)
         members = [m for m in group if len(group) == 1 or claim_holds(seen, m[1])]
         rest = [m for m in group if m not in members]
         flag = any(f for _p, _c, f in members)
@@ -613,7 +468,10 @@ class LiveGame:
             entries = tuple((p.caller, claim) for p, claim, _f in members)
             self._to_engine(at, Tie(tie_seq, entries, flag), "call")
         for p, _claim, _flag in rest:
-            self._to_engine(at, Call(p.caller, p.kind, p.claim, p.seq, p.sound), "call")
+            if self.state.seq - p.seq > CALL_WINDOW:
+                self._emit(CallRefused(at, p.caller, "stale"))  # the tie moved the table on
+            else:
+                self._to_engine(at, Call(p.caller, p.kind, p.claim, p.seq, p.sound), "call")
 
     # Flips and timers --------------------------------------------------------------------------
 
@@ -726,7 +584,6 @@ class LiveGame:
             out.append((at, event))
         if state is not before:
             self.state = state
-            self._states.append(state)
             self.shown_at.append(at)
             self._cause.append(cause)
             if cause in ("flip", "timeout") or state.turn != before.turn:
@@ -752,7 +609,7 @@ def replay_timed(
     dealer: int,
     log: list[TimedInput],
     *,
-    timing: TimingRules = TimingRules(),
+    timing: TimingRules = DEFAULT_TIMING,
     start_ms: int = 0,
 ) -> LiveGame:
     """S38: rebuild a game from its timed log; it is identical to the one that made the log."""

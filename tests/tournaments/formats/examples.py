@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from games.engine.protocol import GameKind
 from tournaments.formats.base import (
     FormatErrorCode,
     FormatKey,
@@ -19,7 +20,7 @@ from tournaments.formats.base import (
 from tournaments.formats.registry import FORMATS, format_for
 from tournaments.formats.round_robin import PlayerId
 from tournaments.problems import TournamentErrorCode, TournamentInputError
-from tournaments.series import BEST_OF_3, GameKind
+from tournaments.series import BEST_OF_3
 from tournaments.standings import SeriesRecord, StandingsErrorCode, Tiebreak, stage_standings
 
 SNAP, SNAPSZER = GameKind.SNAP, GameKind.SNAPSZER

@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine.protocol import GameKind
 from tournaments.formats.base import FormatKey
 from tournaments.formats.registry import FORMATS
 from tournaments.formats.round_robin import PlayerId, round_robin_schedule
-from tournaments.series import BEST_OF_3, GameKind, GameOutcome, series_status
+from tournaments.series import BEST_OF_3, GameOutcome, series_status
 from tournaments.standings import (
     ByeScore,
     SeriesRecord,
@@ -204,7 +205,7 @@ def reference_round_robin(
     decided_records = []
     in_progress: Counter[PlayerId] = Counter()
     for record in records:
-        status = series_status(record.format, 2, record.games, game=game, seed=record.seed)
+        status = series_status(record.length, 2, record.games, game=game, seed=record.seed)
         if status.decided:
             decided_records.append((record, status))
         else:

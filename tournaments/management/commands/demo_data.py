@@ -14,16 +14,17 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from tournaments import outcomes
-from tournaments.models import Club, GameKind, GameResult, Player, Series, SeriesFormat, StageFormat
+from snapleague.users import Account
+from tournaments.models import Club, GameKind, Player, Series, SeriesFormat, StageFormat
+from tournaments.results.selectors import result_target_get
+from tournaments.results.services import UserSource, result_record
 from tournaments.services import (
     club_create,
-    result_record,
     stage_create,
     stage_rounds_generate,
     tournament_create,
     tournament_players_add,
-    tournament_referee_assign,
+    tournament_referee_add,
 )
 
 DEMO_SLUG = "demo"
@@ -123,7 +124,7 @@ class Command(BaseCommand):
             (snapszer, players[:8], {}),
         ):
             tournament_players_add(user=organiser, tournament=tournament, players=entrants)
-            tournament_referee_assign(user=organiser, tournament=tournament, referee=referee)
+            tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
             stage = stage_create(
                 user=organiser,
                 tournament=tournament,
@@ -144,25 +145,23 @@ class Command(BaseCommand):
         for series in snapszer_series[: len(snapszer_series) // 2]:
             self._play(series, referee, rng)
 
-    def _play(self, series: Series, referee: Any, rng: random.Random, games: int | None = None) -> None:
+    def _play(self, series: Series, referee: Account, rng: random.Random, games: int | None = None) -> None:
         number = 0
         while series.status != Series.Status.DECIDED and (games is None or number < games):
             number += 1
-            confirmed = {
-                r.game.number: r
-                for r in GameResult.objects.filter(game__series=series, confirmed=True).select_related("game")
-            }
-            order = list(outcomes.series_status(series, confirmed).next_player_ids)
+            # As the referee's form does: the result is read against the game's table, then recorded.
+            target = result_target_get(user=referee, series_id=series.pk, game_number=number)
+            order = list(target.table.players)
             rng.shuffle(order)
             if series.stage.tournament.game == GameKind.SNAP:
-                result: dict[str, Any] = {"ending": "last_player_standing", "eliminated": order[1:]}
+                payload: dict[str, Any] = {"ending": "last_player_standing", "eliminated": order[1:]}
             else:
-                result = {"score": {str(order[0]): 7, str(order[1]): rng.randint(0, 6)}}
+                payload = {"score": {str(order[0]): 7, str(order[1]): rng.randint(0, 6)}}
             result_record(
-                user=referee,
+                source=UserSource(referee),
                 series_id=series.pk,
                 game_number=number,
-                result=result,
+                result=target.parse(payload),
                 client_key=f"demo-{series.pk}-{number}",
             )
             series.refresh_from_db()

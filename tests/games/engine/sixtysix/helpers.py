@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 
+import pytest
+
 from games.engine.sixtysix import (
     PROFILES,
     Action,
@@ -200,3 +202,10 @@ def find_hand(
         if wanted(state):
             return deal, actions, state
     raise AssertionError("no such hand in the seeds tried")
+
+
+def require_slow(request: pytest.FixtureRequest) -> None:
+    """Skip a long run unless the marker expression selects ``slow`` (``pytest -m slow``)."""
+    expression = request.config.getoption("markexpr") or ""
+    if "slow" not in expression or "not slow" in expression:
+        pytest.skip("a long run: select it with -m slow")

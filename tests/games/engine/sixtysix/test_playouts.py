@@ -25,7 +25,7 @@ from games.engine.sixtysix import (
     seats_to_act,
 )
 from games.engine.sixtysix.events import Event, TrumpCardTaken, TrumpExchanged
-from tests.games.engine.sixtysix.helpers import playout, quiet_choice, random_deal
+from tests.games.engine.sixtysix.helpers import playout, quiet_choice, random_deal, require_slow
 
 NAMES = list(PROFILES)
 CARD_NAMES = frozenset(c.name for c in ALL_CARDS)
@@ -241,9 +241,7 @@ def test_secrecy_check_catches_a_leak() -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_many_random_playouts_keep_invariants(name: str, request: pytest.FixtureRequest) -> None:
     """The invariant playouts at scale (5,000 hands per profile): ``pytest -m slow``."""
-    expression = request.config.getoption("markexpr") or ""
-    if "slow" not in expression or "not slow" in expression:
-        pytest.skip("a long run: select it with -m slow")
+    require_slow(request)
     rules = PROFILES[name]
     for seed in range(5000):
         rng = random.Random(1_000_000 + seed)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from games.engine.snap import (
     DECKS,
     Call,
@@ -101,3 +103,10 @@ def pools(state: SnapState) -> list[list[str]]:
 
 def types(events: list[Event]) -> list[str]:
     return [e.type for e in events]
+
+
+def skip_unless_slow(request: pytest.FixtureRequest) -> None:
+    """Skip a long run unless the run selects it (``pytest -m slow``)."""
+    expression = request.config.getoption("markexpr") or ""
+    if "slow" not in expression or "not slow" in expression:
+        pytest.skip("a long run: select it with -m slow")

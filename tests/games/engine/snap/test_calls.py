@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.errors import ActionCode, InvalidAction
+from games.engine.errors import ActionCode, IllegalAction, InvalidAction
 from games.engine.snap import (
     Call,
     CallKind,
@@ -16,6 +16,7 @@ from games.engine.snap import (
     apply,
     observe,
 )
+from games.engine.snap.state import CALL_WINDOW
 from tests.games.engine.snap.helpers import CLASSIC, SHAPES, call, down, flip, pools, rules, start, types, up
 
 
@@ -337,3 +338,75 @@ def test_S27_a_claim_naming_an_eliminated_seat_is_wrong() -> None:
     state, _ = seat_zero_out()
     state, events = call(state, 2, PairClaim(0, 1))
     assert "wrong_call" in types(events) and events[types(events).index("wrong_call")].reason == "no_match"
+
+
+def test_S14_S15_a_call_is_judged_on_any_state_of_the_call_window_and_stale_before_it() -> None:
+    # Sevens on top at seq 2; then flips only, and the tops of seats 0 and 1 never match again.
+    first = [
+        "7C",
+        "AC",
+        "2C",
+        "3C",
+        "4C",
+        "5C",
+        "6C",
+        "8C",
+        "9C",
+        "TC",
+        "JC",
+        "QC",
+        "KC",
+        "AD",
+        "2D",
+        "3D",
+        "4D",
+    ]
+    second = [
+        "7D",
+        "8D",
+        "9D",
+        "TD",
+        "JD",
+        "QD",
+        "KD",
+        "AH",
+        "2H",
+        "3H",
+        "4H",
+        "5H",
+        "6H",
+        "8H",
+        "9H",
+        "TH",
+        "JH",
+    ]
+    state = start(CLASSIC, 2, {0: first, 1: second})
+    state, _ = flip(state, 2)
+    seen = state.seq
+    state, _ = flip(state, CALL_WINDOW)  # seq 34: seq 2 is exactly CALL_WINDOW states old
+    late, events = call(state, 1, PairClaim(0, 1), seq=seen)
+    assert late is state and types(events) == ["ignored_call"] and events[0].reason == "late"  # S15
+    wrong, events = call(state, 0, PairClaim(0, 1), seq=seen + 1)  # 7C against nothing: wrong (S14)
+    assert types(events)[-1] == "wrong_call" and wrong.wrong_calls == (1, 0)
+    state, _ = flip(state)  # seq 35: seq 2 has left the window
+    for caller, seq in ((1, seen), (0, seen)):
+        with pytest.raises(IllegalAction) as exc:
+            call(state, caller, PairClaim(0, 1), seq=seq)
+        assert exc.value.code is ActionCode.STALE  # neither late nor wrong: refused, no effect
+    assert state.at_seq(seen) is None and state.at_seq(seen + 1) is not None
+    with pytest.raises(InvalidAction) as bad:
+        call(state, 1, PairClaim(0, 1), seq=state.seq + 1)
+    assert bad.value.code is ActionCode.NO_SUCH_STATE
+
+
+def test_S14_the_window_holds_the_table_as_the_caller_saw_it_across_resolved_calls() -> None:
+    # Two disjoint pairs (four 7s, S13): the second caller's seq comes before the first capture.
+    state = start(CLASSIC, 4, {0: ["7C"], 1: ["7D"], 2: ["7H"], 3: ["7S"]})
+    state, _ = flip(state, 4)
+    seen = state.seq
+    state, events = call(state, 0, PairClaim(0, 1), seq=seen)
+    assert types(events) == ["capture"]
+    state, events = call(state, 3, PairClaim(2, 3), seq=seen)
+    assert types(events) == ["capture"] and events[0].seat == 3
+    state, events = call(state, 1, PairClaim(0, 1), seq=seen)  # held then, taken since: late
+    assert types(events) == ["ignored_call"] and events[0].reason == "late"

@@ -11,17 +11,20 @@ from games.engine.snap import (
     CallKind,
     CapReached,
     Deal,
+    EmptyFacedown,
     EndReason,
     Flip,
     PairClaim,
+    SlapClaim,
     SnapState,
     Tick,
     Tie,
     apply,
     new_game,
 )
-from games.engine.snap.playout import Temperament, random_input
+from games.engine.snap.playout import Temperament, random_input, shuffled_deal
 from tests.games.engine.snap.helpers import SHAPES, call, down, flip, pools, rules, start, types
+from tests.games.engine.snap.variants import COMBINED_SETS, SMALL_SETS, STANDARD_SETS, players_for
 
 
 def test_S17_S28_players_emptied_by_one_input_are_out_at_once_and_share_a_placing() -> None:
@@ -149,12 +152,22 @@ def test_S29_the_seat_on_turn_is_part_of_the_state() -> None:
 
 
 def test_S29_a_resolved_call_that_moved_nothing_starts_a_fresh_history() -> None:
-    state = start(SHAPES, 2, {})
-    state, _ = flip(state, 1)
-    assert len(state._hist.seen) == 2  # white-box: the deal and one flip
-    state, events = call(state, 1, PairClaim(0, 1))  # wrong, seat 1 has nothing face up
+    # Two seats of 26 cards and nothing but flips: the state after flip 2 comes back at flip 54.
+    state = start(rules(slapjack=True), 2, {})
+    alone, _ = flip(state, 54)
+    assert alone.result is not None and alone.result.ended_by is EndReason.CYCLE and alone.flips == 54
+    # Seat 0 has all 26 cards face up after flip 51; its wrong slap has no face-down card to give.
+    state, _ = flip(state, 51)
+    top = state.top(1)
+    assert top is not None and state.deck.rank[top] != "J"  # so the slap on seat 1 is wrong
+    state, events = call(state, 0, SlapClaim(1), kind=CallKind.SLAP)
     assert types(events) == ["wrong_call"] and events[0].penalty == "none"
-    assert len(state._hist.seen) == 1 and state._hist.tip == state.seq
+    state, _ = flip(state, 3)  # flip 54: the state of flip 2 again, but from before the call
+    assert state.result is None
+    state, _ = flip(state, 48)
+    assert state.result is None
+    state, events = flip(state)  # flip 103: the state the wrong slap left comes back
+    assert state.result is not None and state.result.ended_by is EndReason.CYCLE and state.flips == 103
 
 
 def canonical(state: SnapState) -> tuple[object, ...]:
@@ -196,6 +209,40 @@ def test_S29_cycle_detection_agrees_with_brute_force(players: int) -> None:
             history.append(key)
             state = new
     assert ended_by_cycle > 0
+
+
+@pytest.mark.parametrize("name", sorted({**SMALL_SETS, **STANDARD_SETS, **COMBINED_SETS}))
+def test_S29_the_kept_history_ends_every_variant_where_the_full_history_would(name: str) -> None:
+    """The state keeps only the history's targets (ending.py); this keeps every state since the
+    last resolved call and checks that both end the same games on the same input."""
+    rules_ = {**SMALL_SETS, **STANDARD_SETS, **COMBINED_SETS}[name]
+    rng = random.Random(name)
+    small = DECKS[rules_.deck].size <= 12
+    cycles = 0
+    for game in range(40 if small else 8):
+        players = players_for(rules_, game)
+        temper = Temperament(call=rng.choice([0.0, 0.05, 0.3]), wrong=0.02, late=0.02)
+        state = new_game(rules_, shuffled_deal(rules_, players, rng), rng.randrange(players))
+        history = [canonical(state)]
+        while state.result is None:
+            action = random_input(state, rng, temper)
+            new, _ = apply(state, action)
+            if new is state:
+                continue
+            if not isinstance(action, Flip | Tick | CapReached):
+                history = []
+            key = canonical(new) if new.result is None else canonical_before_end(new)
+            repeated = key in history and not rules_.single_pile  # no history there (doc, 9.)
+            if new.result is not None and new.result.ended_by is EndReason.CYCLE:
+                assert repeated
+                cycles += 1
+            elif new.result is None:
+                assert not repeated
+            history.append(key)
+            state = new
+    # Under feed_pool no state repeats (ending.py); small decks cycle often otherwise.
+    if small and rules_.empty_facedown is not EmptyFacedown.FEED_POOL and not rules_.single_pile:
+        assert cycles > 0
 
 
 def canonical_before_end(state: SnapState) -> tuple[object, ...]:

@@ -6,6 +6,11 @@ checked by hand after recording (dealer 2: card i goes to seat i mod 3; no two c
 cards match; seat 0 is out on flip 10 with its 4th card, seat 1 on flip 11; seat 2 takes the 11
 centre cards; placings 3, 2, 1). To re-record after an intended
 change: ``.venv/bin/python -m tests.games.engine.snap.test_golden`` and review the diff.
+
+``double_slapjack_3p`` was recorded when a slap could name no pile. S31 makes that malformed, so
+its input 5 (a bare slap the engine answered by taking seat 2's Jack) now names seat 2; every
+event and the result are the recorded ones. Re-recording would play a different game from input
+33 on (``legal_actions`` no longer lists a bare slap, so the random wrong call differs).
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from games.engine.errors import ActionCode, InvalidAction
 from games.engine.snap import SnapRules, SnapState, apply, new_game, observe
 from games.engine.snap.events import Flipped
 from games.engine.snap.playout import Temperament, random_input, shuffled_deal
-from games.engine.snap.state import TableViews
-from tests.games.engine.snap.helpers import CLASSIC, flip, start
+from games.engine.snap.view import TableViews
+from tests.games.engine.snap.helpers import CLASSIC, flip, skip_unless_slow, start
 from tests.games.engine.snap.variants import SMALL_SETS, STANDARD_SETS, players_for
 
 
@@ -92,9 +92,7 @@ def test_S5_no_facedown_card_leaks_in_standard_deck_games(name: str) -> None:
 @pytest.mark.slow
 def test_S5_no_facedown_card_leaks_in_ten_thousand_games(request: pytest.FixtureRequest) -> None:
     """10,000 games over every rule set: ``pytest -m slow``."""
-    expression = request.config.getoption("markexpr") or ""
-    if "slow" not in expression or "not slow" in expression:
-        pytest.skip("a long run: select it with -m slow")
+    skip_unless_slow(request)
     rng = random.Random(55)
     sets = list(SMALL_SETS.values()) + list(STANDARD_SETS.values())
     for i in range(10_000):

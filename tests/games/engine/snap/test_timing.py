@@ -19,6 +19,7 @@ from games.engine.errors import ActionCode, IllegalAction, InvalidAction, Invali
 from games.engine.snap import CallKind, EmptyFacedown, PairClaim, SnapRules, replay
 from games.engine.snap.actions import Call, CapReached, Tie
 from games.engine.snap.playout import correct_claims, shuffled_deal
+from games.engine.snap.state import CALL_WINDOW
 from games.engine.snap.timing import (
     Advance,
     CallRefused,
@@ -281,6 +282,25 @@ def test_S14_a_wrong_call_locks_the_caller_out() -> None:
     refused = [(at, e.reason) for at, e in game.events if isinstance(e, CallRefused)]
     assert refused == [(3339, "locked_out")]
     assert game.state.wrong_calls[3] == 1
+
+
+def test_S32_a_call_older_than_the_engines_call_window_is_refused_as_stale() -> None:
+    game = table([40, 40, 40, 40])
+    at = 0
+    for _ in range(CALL_WINDOW + 1):
+        at += 500
+        turn = game.state.turn
+        assert turn is not None
+        game.feed(TimedFlip(at, turn))
+    assert game.state.seq == CALL_WINDOW + 1
+    game.feed(TimedCall(at + 100, 2, CallKind.SNAP, PAIR01, 0, 300))  # a screen stuck at the deal
+    game.feed(TimedCall(at + 100, 3, CallKind.SNAP, PAIR01, 1, 300))  # CALL_WINDOW states old
+    refused = [(e.caller, e.reason) for _at, e in game.events if isinstance(e, CallRefused)]
+    assert refused == [(2, "stale")]
+    assert [e.caller for _at, e in game.events if e.type == "call_queued"] == [3]  # type: ignore[attr-defined]
+    game.feed(Advance(at + 2000))
+    assert [a.caller for a in engine_inputs(game) if isinstance(a, Call)] == [3]  # type: ignore[attr-defined]
+    assert game.state.wrong_calls == (0, 0, 0, 1)  # the stale call was never judged
 
 
 def test_S37_a_spammer_is_locked_out() -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from games.engine.errors import IllegalAction
+from games.engine.errors import ActionCode, IllegalAction, InvalidAction
 from games.engine.snap import (
     Call,
     CallKind,
@@ -24,7 +26,21 @@ from games.engine.snap import (
     observe,
     recycle_due,
 )
-from tests.games.engine.snap.helpers import CLASSIC, SHAPES, call, down, flip, pools, rules, start, types, up
+from games.engine.snap.playout import Temperament, random_game
+from games.engine.snap.timing import LiveGame, TimedCall, TimedFlip
+from tests.games.engine.snap.helpers import (
+    CLASSIC,
+    SHAPES,
+    call,
+    down,
+    flip,
+    pools,
+    rules,
+    stacked,
+    start,
+    types,
+    up,
+)
 
 ANIMALS = rules(deck="animals", match_key=MatchKey.PICTURE_ID, picture=True)
 
@@ -167,6 +183,36 @@ def test_S31_owner_may_not_slap_own_jack_and_a_slap_is_a_call_for_flipper_rule()
     assert same is state and events[0].reason == "own_pile"
     same, events = call(state, 1, SlapClaim(0), kind=CallKind.SLAP)
     assert same is state and events[0].reason == "flipper"
+
+
+def test_S31_a_slap_names_a_pile_a_slap_naming_none_is_malformed() -> None:
+    slap = rules(slapjack=True)
+    state = start(slap, 3, {0: ["JC"], 1: ["3D"], 2: ["4H"]})
+    state, _ = flip(state)  # a Jack on seat 0: a slap naming seat 0 would take it
+    bare = Call(1, CallKind.SLAP, None, state.seq)
+    with pytest.raises(InvalidAction) as exc:
+        apply(state, bare)
+    assert exc.value.code is ActionCode.MALFORMED
+    assert bare not in legal_actions(state, 1)
+    assert Call(1, CallKind.SLAP, SlapClaim(0), state.seq) in legal_actions(state, 1)
+    # The timing layer refuses it at the door, before it is logged.
+    game = LiveGame(slap, stacked(slap, 3, {0: ["JC"]}), 2)
+    game.feed(TimedFlip(100, 0))
+    with pytest.raises(InvalidAction) as exc:
+        game.feed(TimedCall(400, 1, CallKind.SLAP, None, game.state.seq, 250))
+    assert exc.value.code is ActionCode.MALFORMED and len(game.log) == 1
+
+
+def test_S31_random_play_never_sends_a_slap_without_its_pile() -> None:
+    slap = rules(slapjack=True)
+    rng = random.Random(31)
+    slaps = 0
+    for _ in range(30):
+        for action in random_game(slap, 3, rng, Temperament(call=0.6, bare=0.9)).inputs:
+            if isinstance(action, Call) and action.kind is CallKind.SLAP:
+                assert isinstance(action.claim, SlapClaim)
+                slaps += 1
+    assert slaps > 0
 
 
 def test_S31_wrong_slap_gives_the_slappers_top_facedown_card_to_the_owner() -> None:

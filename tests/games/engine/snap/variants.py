@@ -37,6 +37,23 @@ SMALL_SETS: dict[str, SnapRules] = {
 }
 
 
+# Combinations of variants the sets above do not have (speed or pool modes with the recycle modes).
+COMBINED_SETS: dict[str, SnapRules] = {
+    "shapes_speed_shuffle": rules(SHAPES, speed=True, empty_facedown=EmptyFacedown.RECYCLE_SHUFFLE),
+    "shapes_speed_feed_pool": rules(SHAPES, speed=True, empty_facedown=EmptyFacedown.FEED_POOL),
+    "shapes_shuffle_pool_single": rules(
+        SHAPES, empty_facedown=EmptyFacedown.RECYCLE_SHUFFLE, pool_mode=PoolMode.SINGLE
+    ),
+    "shapes_feed_pool_flipper_pool": rules(
+        SHAPES, empty_facedown=EmptyFacedown.FEED_POOL, pool_call=PoolCall.FLIPPER_TAKES_POOL
+    ),
+    "double_slapjack_shuffle": rules(
+        double=True, slapjack=True, empty_facedown=EmptyFacedown.RECYCLE_SHUFFLE, max_flips=300
+    ),
+    "speed_double_shuffle": rules(speed=True, double=True, empty_facedown=EmptyFacedown.RECYCLE_SHUFFLE),
+}
+
+
 def players_for(rules_: SnapRules, seed: int) -> int:
     """A table size the rules allow (speed: 2-3), varied by ``seed``."""
     if rules_.speed:
