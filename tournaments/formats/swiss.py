@@ -23,8 +23,9 @@ How a round is paired (decisions also in docs/formats.md)
   priorities above). A larger field is paired by score groups from the top. A pool (the group plus
   the players floated down into it) of more than ``BLOCK`` players is paired in chunks that keep the top-half/bottom-half pairing
   (chunk c holds the c-th slice of each half); a chunk's unpaired players join the next chunk, a
-  group's float down. This keeps each matching small (the matching is cubic in its pool), so a
-  1,024-player round pairs in about a second (benchmarks/formats_pairing.py).
+  group's float down. An odd pool leaves out its lowest-ranked player who did not float into it.
+  This keeps each matching small, so a 1,024-player round pairs in well under a second
+  (benchmarks/formats_pairing.py).
 - If the last players cannot be paired without a rematch, the bottom of the field is re-paired as
   one pool, twice as large each time, up to the whole field; only when a maximum-cardinality
   matching of the whole field is not perfect is the round refused ("no_pairing_without_rematch").
@@ -64,6 +65,7 @@ from tournaments.formats.round_robin import PlayerId
 from tournaments.standings import Tiebreak
 
 BLOCK = 64  # the largest pool matched at once
+ODD_POOL_TRIES = 3  # floaters tried in turn before an odd pool is weighed whole
 
 BYE_POINTS = {"win": 2, "draw": 1, "nothing": 0}  # in half points
 
@@ -220,14 +222,23 @@ def _match(
     the players left unpaired (in rank order).
 
     The terms that belong to one player (floated down, rank) add the same to every perfect
-    matching, so an even pool is first matched without them (node terms slow the blossom
-    algorithm down about tenfold); only when someone is left over is it matched again with them,
-    so that the right player is the one left.
+    matching, so an even pool is matched without them (node terms slow the blossom algorithm down
+    about tenfold); an odd pool leaves out its lowest-ranked player who did not float down into
+    it, and the next ones (``ODD_POOL_TRIES``) if the rest cannot be paired. Only when that fails
+    is the pool matched with the node terms, so that the right player is the one left.
     """
     if len(pool) % 2 == 0:
         pairs, left = _matching(pool, carried, history, position, node_terms=False)
         if not left:
             return pairs, left
+    else:
+        # An odd pool: the lowest-ranked player who did not float down here floats on, unless the
+        # others cannot all be paired without them (then the full weighing decides).
+        for floater in [p for p in reversed(pool) if p not in carried][:ODD_POOL_TRIES]:
+            rest = [p for p in pool if p != floater]
+            pairs, left = _matching(rest, carried, history, position, node_terms=False)
+            if not left:
+                return pairs, [floater]
     return _matching(pool, carried, history, position, node_terms=True)
 
 
