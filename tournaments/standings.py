@@ -60,10 +60,22 @@ class Tiebreak(StrEnum):
     BUCHHOLZ = "buchholz"
     SONNEBORN_BERGER = "sonneborn_berger"
     COIN_FLIP = "coin_flip"
+    # Added for the formats beyond round robin (stage_standings):
+    MEDIAN_BUCHHOLZ = "median_buchholz"  # Buchholz without the best and the worst opponent
+    PLACEMENT_POINTS = "placement_points"  # free-for-all: points by place at each table
+    FIRSTS = "firsts"  # series finished first
+    AVERAGE_PLACING = "average_placing"  # lower is better
+    TABLE_MATES_POINTS = "table_mates_points"  # free-for-all Buchholz
+    DEPTH = "depth"  # depth of elimination: the last stage round reached
 
     @property
     def higher_is_better(self) -> bool:
-        return self not in (Tiebreak.SERIES_PLACING, Tiebreak.PLACING_SUM, Tiebreak.COIN_FLIP)
+        return self not in (
+            Tiebreak.SERIES_PLACING,
+            Tiebreak.PLACING_SUM,
+            Tiebreak.COIN_FLIP,
+            Tiebreak.AVERAGE_PLACING,
+        )
 
 
 class ByeScore(StrEnum):
@@ -78,7 +90,19 @@ class ByeScore(StrEnum):
         return {ByeScore.WIN: 1.0, ByeScore.DRAW: 0.5, ByeScore.NOTHING: 0.0}[self]
 
 
-TWO_SEAT_TIEBREAKS = frozenset(Tiebreak) - {Tiebreak.SERIES_PLACING}
+TWO_SEAT_TIEBREAKS = frozenset(
+    {
+        Tiebreak.SERIES_WON,
+        Tiebreak.GAMES_WON,
+        Tiebreak.HEAD_TO_HEAD,
+        Tiebreak.PLACING_SUM,
+        Tiebreak.GAME_POINT_DIFFERENCE,
+        Tiebreak.BUCHHOLZ,
+        Tiebreak.SONNEBORN_BERGER,
+        Tiebreak.COIN_FLIP,
+    }
+)  # round robin's list, as before the formats' tiebreaks were added
+STAGE_TIEBREAKS = frozenset(Tiebreak) - {Tiebreak.SERIES_PLACING}  # stage_standings: any format
 TABLE_TIEBREAKS = frozenset(
     {
         Tiebreak.SERIES_PLACING,
@@ -99,6 +123,8 @@ class StandingsErrorCode(TournamentErrorCode):
     SERIES_SEATS = "series_seats", ("series", "players")  # a two-seat series without two entrants
     DUPLICATE_ENTRANT = "duplicate_entrant", ("players",)  # the same problem as the pairings'
     INVALID_SERIES = "invalid_series", ("series", "series_code", "game_index", "players")  # seat order
+    SERIES_PLAYERS = "series_players", ("series", "players")  # stage_standings: 2-6 different entrants
+    INVALID_SERIES_RESULT = "invalid_series_result", ("series", "result")  # a given result
 
 
 class StandingsError(TournamentInputError):
@@ -111,12 +137,20 @@ class StandingsError(TournamentInputError):
 class SeriesRecord:
     """One series of the stage: the players in seat order, its length and its confirmed games in
     the order played (``GameOutcome`` is indexed by seat). ``seed`` is the series seed, read only if
-    S42 falls to a coin flip."""
+    S42 falls to a coin flip.
+
+    For :func:`stage_standings` only: ``result`` decides the series without replaying its games (a
+    forfeit, a walkover, a result recorded without games): a placing per seat in competition
+    ranking, ``None`` for a player who did not play (a forfeit: placed last, no points); the games
+    given still count for the game tiebreaks. ``round`` is the stage round (depth of elimination).
+    """
 
     seats: tuple[PlayerId, ...]
     length: SeriesLength
     games: tuple[GameOutcome, ...]
     seed: str | None = None
+    result: tuple[int | None, ...] | None = None
+    round: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +230,124 @@ def round_robin_standings(
     tiebreaks = _checked_chain(chain or default_chain(game), TWO_SEAT_TIEBREAKS, game)
     players = _checked_entrants(entrants)
     known = set(players)
+
+    def check_seats(index: int, record: SeriesRecord) -> None:
+        if len(record.seats) != 2 or len(set(record.seats)) != 2 or not set(record.seats) <= known:
+            raise StandingsError(
+                StandingsErrorCode.SERIES_SEATS,
+                "Each series of a two-seat round robin seats two different entrants.",
+                {"series": index, "players": [str(p) for p in record.seats]},
+            )
+
+    return _stage_rank(
+        players,
+        list(series),
+        tiebreaks,
+        game=game,
+        stage_seed=stage_seed,
+        byes=byes,
+        bye_score=bye_score,
+        check=check_seats,
+    )
+
+
+def stage_standings(
+    entrants: Sequence[PlayerId],
+    series: Iterable[SeriesRecord],
+    *,
+    game: GameKind,
+    stage_seed: str,
+    chain: Sequence[Tiebreak | str],
+    byes: Iterable[PlayerId] = (),
+    bye_score: ByeScore = ByeScore.WIN,
+    placement_scale: Sequence[int] | None = None,
+) -> Standings:
+    """Standings of a stage of any format (Swiss, elimination, groups, heats, Swiss tables) over
+    its series of 2-6 seats, by ``chain`` (the format's default list or the organiser's).
+
+    Values (rules/tournaments.md "Standings and tiebreaks"; decisions also in docs/formats.md):
+    - series won: 1 per series finished first (shared first place: 1 / number sharing it, so a drawn
+      two-seat series is worth ½), plus the byes (``bye_score``);
+    - placement points: per decided series, ``placement_scale[place - 1]`` (0 past its end), by
+      default seats − place (3-6 seats: 1st = seats − 1 … last = 0; two seats: 1 and 0); a forfeit 0;
+    - firsts: series finished first; average placing: the mean place over decided series, a
+      forfeit counting as last (lower is better; None before any);
+    - Buchholz: the sum of the series won of every opponent (every table-mate) of each decided series;
+      median Buchholz drops the highest and the lowest of those when there are 3 or more;
+      Sonneborn-Berger: the same over the opponents finished above (½ for those level);
+      table-mates' points: the sum of the placement points of every table-mate of each decided series;
+    - depth: the last stage round (``SeriesRecord.round``) the player had a series in;
+    - head-to-head: when every series is two-seat, series won among the tied players if each pair of
+      them met equally often (as round robin); otherwise how often each finished ahead of another
+      tied player in the games they played together;
+    - games won, placing sum, game-point difference and the coin flip as :func:`round_robin_standings`.
+
+    Raises StandingsError: "invalid_chain", "duplicate_entrant", "unknown_player" (a bye),
+    "series_players" (a series does not seat 2-6 different entrants), "invalid_series_result" (a
+    ``result`` that does not rank its seats), "invalid_series" (the games break the series rules).
+    """
+    tiebreaks = _checked_chain(chain, STAGE_TIEBREAKS, game)
+    players = _checked_entrants(entrants)
+    known = set(players)
+
+    def check_record(index: int, record: SeriesRecord) -> None:
+        if (
+            not 2 <= len(record.seats) <= 6
+            or len(set(record.seats)) != len(record.seats)
+            or not (set(record.seats) <= known)
+        ):
+            raise StandingsError(
+                StandingsErrorCode.SERIES_PLAYERS,
+                "Each series seats 2 to 6 different entrants of the stage.",
+                {"series": index, "players": [str(p) for p in record.seats]},
+            )
+        if record.result is not None and not _ranks(record.result, len(record.seats)):
+            raise StandingsError(
+                StandingsErrorCode.INVALID_SERIES_RESULT,
+                "The result does not rank the players of the series.",
+                {"series": index, "result": ["—" if p is None else repr(p) for p in record.result]},
+            )
+
+    return _stage_rank(
+        players,
+        list(series),
+        tiebreaks,
+        game=game,
+        stage_seed=stage_seed,
+        byes=byes,
+        bye_score=bye_score,
+        placement_scale=placement_scale,
+        check=check_record,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    """A decided series as the standings read it: placings per seat (None = forfeit) and the game
+    tallies per seat."""
+
+    record: SeriesRecord
+    placings: tuple[int | None, ...]
+    games_won: tuple[int, ...]
+    placing_sums: tuple[int, ...]
+    game_points: tuple[int, ...]
+
+
+def _stage_rank(
+    players: tuple[PlayerId, ...],
+    records: list[SeriesRecord],
+    tiebreaks: tuple[Tiebreak, ...],
+    *,
+    game: GameKind,
+    stage_seed: str,
+    byes: Iterable[PlayerId],
+    bye_score: ByeScore,
+    placement_scale: Sequence[int] | None = None,
+    check: Callable[[int, SeriesRecord], None],
+) -> Standings:
+    """The rows of :func:`stage_standings` (and :func:`round_robin_standings`); ``check`` refuses
+    a record before it is read (in order, so the first bad series is the one reported)."""
+    known = set(players)
     bye_counts = Counter(byes)
     strangers = sorted({str(p) for p in bye_counts if p not in known})
     if strangers:
@@ -204,66 +356,104 @@ def round_robin_standings(
             "A bye names a player who is not an entrant.",
             {"players": strangers},
         )
-    records = list(series)
-    decided: list[tuple[SeriesRecord, SeriesStatus]] = []
+    decided: list[_Decided] = []
     in_progress: Counter[PlayerId] = Counter()
+    depth: Counter[PlayerId] = Counter()
     for index, record in enumerate(records):
-        if len(record.seats) != 2 or len(set(record.seats)) != 2 or not set(record.seats) <= known:
-            raise StandingsError(
-                StandingsErrorCode.SERIES_SEATS,
-                "Each series of a two-seat round robin seats two different entrants.",
-                {"series": index, "players": [str(p) for p in record.seats]},
-            )
-        status = _status(record, game, index)
-        if status.decided:
-            decided.append((record, status))
-        else:
+        check(index, record)
+        for player in record.seats:
+            depth[player] = max(depth[player], record.round)
+        outcome = _decided(record, game, index)
+        if outcome is None:
             in_progress.update(record.seats)
+        else:
+            decided.append(outcome)
 
     series_won: dict[PlayerId, float] = {p: bye_counts[p] * bye_score.points for p in players}
     games_won: Counter[PlayerId] = Counter()
     placing_sum: Counter[PlayerId] = Counter()
     point_difference: Counter[PlayerId] = Counter()
     played: Counter[PlayerId] = Counter()
-    for record, status in decided:
-        for seat, player in enumerate(record.seats):
+    placement: Counter[PlayerId] = Counter()
+    firsts: Counter[PlayerId] = Counter()
+    places: dict[PlayerId, list[int]] = {p: [] for p in players}
+    for outcome in decided:
+        seats = outcome.record.seats
+        sharing_first = outcome.placings.count(1)
+        for seat, player in enumerate(seats):
+            place = outcome.placings[seat]
             played[player] += 1
-            series_won[player] += 1.0 if status.winner == seat else 0.0
-            games_won[player] += status.games_won[seat]
-            placing_sum[player] += status.placing_sums[seat]
-            point_difference[player] += status.game_points[seat] - status.game_points[1 - seat]
-    buchholz: dict[PlayerId, float] = dict.fromkeys(players, 0.0)
+            series_won[player] += 1.0 / sharing_first if place == 1 else 0.0
+            firsts[player] += place == 1
+            placement[player] += _placement_points(place, len(seats), placement_scale)
+            places[player].append(len(seats) if place is None else place)
+            games_won[player] += outcome.games_won[seat]
+            placing_sum[player] += outcome.placing_sums[seat]
+            point_difference[player] += outcome.game_points[seat] - sum(
+                points for other, points in enumerate(outcome.game_points) if other != seat
+            )
+    opponents: dict[PlayerId, list[float]] = {p: [] for p in players}
     sonneborn_berger: dict[PlayerId, float] = dict.fromkeys(players, 0.0)
-    for record, status in decided:
-        for seat, player in enumerate(record.seats):
-            opponent_score = series_won[record.seats[1 - seat]]
-            buchholz[player] += opponent_score
-            if status.winner == seat:
-                sonneborn_berger[player] += opponent_score
+    mates_points: Counter[PlayerId] = Counter()
+    for outcome in decided:
+        seats = outcome.record.seats
+        for seat, player in enumerate(seats):
+            mine = _rank_key(outcome.placings[seat], len(seats))
+            for other, mate in enumerate(seats):
+                if other == seat:
+                    continue
+                opponents[player].append(series_won[mate])
+                mates_points[player] += placement[mate]
+                theirs = _rank_key(outcome.placings[other], len(seats))
+                if outcome.placings[seat] is not None and mine <= theirs:
+                    sonneborn_berger[player] += series_won[mate] * (1.0 if mine < theirs else 0.5)
+
+    def median(scores: list[float]) -> float:
+        trimmed = sorted(scores)[1:-1] if len(scores) >= 3 else scores
+        return float(sum(trimmed))
 
     own: dict[Tiebreak, Callable[[PlayerId], TiebreakValue]] = {
         Tiebreak.SERIES_WON: lambda p: series_won[p],
         Tiebreak.GAMES_WON: lambda p: games_won[p],
         Tiebreak.PLACING_SUM: lambda p: placing_sum[p],
         Tiebreak.GAME_POINT_DIFFERENCE: lambda p: point_difference[p],
-        Tiebreak.BUCHHOLZ: lambda p: buchholz[p],
+        Tiebreak.BUCHHOLZ: lambda p: float(sum(opponents[p])),
         Tiebreak.SONNEBORN_BERGER: lambda p: sonneborn_berger[p],
         Tiebreak.COIN_FLIP: lambda p: coin_flip_value(stage_seed, p),
+        Tiebreak.MEDIAN_BUCHHOLZ: lambda p: median(opponents[p]),
+        Tiebreak.PLACEMENT_POINTS: lambda p: placement[p],
+        Tiebreak.FIRSTS: lambda p: firsts[p],
+        Tiebreak.AVERAGE_PLACING: lambda p: sum(places[p]) / len(places[p]) if places[p] else None,
+        Tiebreak.TABLE_MATES_POINTS: lambda p: mates_points[p],
+        Tiebreak.DEPTH: lambda p: depth[p],
     }
+    two_seats = all(len(outcome.record.seats) == 2 for outcome in decided)
 
     def head_to_head(group: Sequence[PlayerId]) -> dict[PlayerId, TiebreakValue] | None:
         members = set(group)
-        meetings: Counter[frozenset[PlayerId]] = Counter()
-        won: Counter[PlayerId] = Counter()
-        for record, status in decided:
-            if set(record.seats) <= members:
-                meetings[frozenset(record.seats)] += 1
-                assert status.winner is not None  # a decided series has a winner
-                won[record.seats[status.winner]] += 1
-        counts = {meetings[frozenset(pair)] for pair in combinations(group, 2)}
-        if len(counts) != 1 or 0 in counts:
-            return None  # not every pair met, or not equally often: the mini-table would be unfair
-        return {p: won[p] for p in group}
+        if two_seats:
+            meetings: Counter[frozenset[PlayerId]] = Counter()
+            won: Counter[PlayerId] = Counter()
+            for outcome in decided:
+                seats = outcome.record.seats
+                if set(seats) <= members:
+                    meetings[frozenset(seats)] += 1
+                    for seat, player in enumerate(seats):
+                        if outcome.placings[seat] == 1 and outcome.placings.count(1) == 1:
+                            won[player] += 1
+            counts = {meetings[frozenset(pair)] for pair in combinations(group, 2)}
+            if len(counts) != 1 or 0 in counts:
+                return None  # not every pair met, or not equally often: the mini-table would be unfair
+            return {p: won[p] for p in group}
+        ahead: Counter[PlayerId] = Counter()
+        for record in records:
+            seated = [(seat, p) for seat, p in enumerate(record.seats) if p in members]
+            for outcome_game in record.games if len(seated) >= 2 else ():
+                for (sa, a), (sb, b) in combinations(seated, 2):
+                    pa, pb = outcome_game.placings[sa], outcome_game.placings[sb]
+                    if pa is not None and pb is not None and pa != pb:
+                        ahead[a if pa < pb else b] += 1
+        return {p: ahead[p] for p in group}
 
     return _rank(
         players,
@@ -272,6 +462,49 @@ def round_robin_standings(
         head_to_head,
         extra=lambda p: (played[p], in_progress[p], bye_counts[p]),
     )
+
+
+def _decided(record: SeriesRecord, game: GameKind, index: int) -> _Decided | None:
+    """The series as decided, or None while it is not."""
+    if record.result is None:
+        status = _status(record, game, index)
+        if not status.decided or status.placings is None:
+            return None
+        recorded = status.game_points if status.game_points_recorded else (0,) * len(record.seats)
+        return _Decided(record, status.placings, status.games_won, status.placing_sums, recorded)
+    seats = range(len(record.seats))
+    won = [0] * len(record.seats)
+    sums = [0] * len(record.seats)
+    points = [0] * len(record.seats)
+    for outcome in record.games:
+        if outcome.winner is not None and outcome.winner < len(won):
+            won[outcome.winner] += 1
+        for seat in seats:
+            if seat < len(outcome.placings) and not outcome.sudden_death:
+                sums[seat] += outcome.placings[seat] or 0
+            if outcome.game_points is not None and seat < len(outcome.game_points):
+                points[seat] += outcome.game_points[seat] or 0
+    return _Decided(record, record.result, tuple(won), tuple(sums), tuple(points))
+
+
+def _ranks(placings: Sequence[int | None], seat_count: int) -> bool:
+    if len(placings) != seat_count:
+        return False
+    places = sorted(p for p in placings if p is not None)
+    return all(not isinstance(p, bool) and isinstance(p, int) and p == places.index(p) + 1 for p in places)
+
+
+def _rank_key(place: int | None, seat_count: int) -> int:
+    """A place to compare by: a forfeit is below every player who played."""
+    return seat_count + 1 if place is None else place
+
+
+def _placement_points(place: int | None, seat_count: int, scale: Sequence[int] | None) -> int:
+    if place is None:
+        return 0
+    if scale is None:
+        return seat_count - place
+    return scale[place - 1] if place - 1 < len(scale) else 0
 
 
 def table_standings(

@@ -21,6 +21,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.engine_messages import LOCATIONS, display_value, one_of
+from tournaments.formats.base import FormatErrorCode
 from tournaments.formats.round_robin import PairingErrorCode
 from tournaments.problems import TournamentErrorCode, TournamentInputError
 from tournaments.series import (
@@ -93,6 +94,13 @@ _STANDINGS: Final[dict[TournamentErrorCode, Promise]] = {
         "Series %(series)s must seat two different entrants of the round robin, not %(players)s."
     ),
     StandingsErrorCode.INVALID_SERIES: _("Series %(series)s cannot be counted."),
+    StandingsErrorCode.SERIES_PLAYERS: _(
+        "Series %(series)s must be played by 2 to 6 different entrants of the stage, not %(players)s."
+    ),
+    StandingsErrorCode.INVALID_SERIES_RESULT: _(
+        "The result of series %(series)s (%(result)s) does not rank its players: 1 for the winner, "
+        "tied players share a place and the next place is skipped (1, 1, 3)."
+    ),
 }
 
 _PAIRING: Final[dict[TournamentErrorCode, Promise]] = {
@@ -108,7 +116,66 @@ _PAIRING: Final[dict[TournamentErrorCode, Promise]] = {
     ),
 }
 
-MESSAGES: Final[Mapping[TournamentErrorCode, Promise]] = {**_SERIES, **_STANDINGS, **_PAIRING}
+_F = FormatErrorCode
+_FORMATS: Final[dict[TournamentErrorCode, Promise]] = {
+    _F.UNKNOWN_FORMAT: _("There is no stage format %(value)s. Choose %(allowed)s."),
+    _F.FORMAT_NOT_FOR_GAME: _(
+        "A %(format)s stage cannot be played in %(game)s, which is played by two players at a time."
+    ),
+    _F.UNKNOWN_OPTION: _("This format has no option “%(field)s”. Its options are: %(known)s."),
+    _F.OPTION_NOT_A_NUMBER: _(
+        "“%(field)s” must be a whole number from %(minimum)s to %(maximum)s, not %(value)s."
+    ),
+    _F.OPTION_NOT_YES_OR_NO: _("“%(field)s” is true or false, not %(value)s."),
+    _F.OPTION_NOT_A_CHOICE: _("“%(field)s” must be %(allowed)s, not %(value)s."),
+    _F.NOT_ENOUGH_ENTRANTS: _(
+        "This needs at least %(minimum)s players, and there are %(entrants)s. Enter more players or "
+        "change the options."
+    ),
+    _F.TOO_MANY_ROUNDS: _(
+        "%(entrants)s players can play at most %(most)s rounds without anyone meeting twice, not "
+        "%(rounds)s. Choose fewer rounds."
+    ),
+    _F.ADVANCE_NOT_BELOW_TABLE_SIZE: _(
+        "The number going on from each table (%(advance)s) must be below the table size "
+        "(%(table_size)s): at every table someone goes out."
+    ),
+    _F.GROUPS_UNEVEN: _(
+        "%(entrants)s players cannot be split into groups of %(group_size)s: every group needs "
+        "%(group_size)s players or one fewer. Choose another group size."
+    ),
+    _F.ADVANCE_NOT_BELOW_GROUP_SIZE: _(
+        "The number going on from each group (%(advance)s) must be below the size of the smallest "
+        "group (%(smallest_group)s)."
+    ),
+    _F.OPTION_NEEDS_TWO_SEATS: _("“%(field)s” needs two-player series, not tables of %(table_size)s."),
+    _F.TABLES_NOT_FOR_GAME: _("%(game)s is played by two players: choose a table size of 2."),
+    _F.NOT_AN_ENTRANT: _("These players are not entered in the stage: %(players)s."),
+    _F.UNKNOWN_SERIES: _("No series %(series)s has been published in this stage."),
+    _F.INVALID_RESULT: _(
+        "The result of series %(series)s (%(result)s) does not rank its players: 1 for the winner, "
+        "tied players share a place, and nothing for an empty seat."
+    ),
+    _F.TIED_AT_CUT: _(
+        "In series %(series)s players are tied across the top %(advance)s who go on (%(result)s). "
+        "Break the tie with the table's standings."
+    ),
+    _F.STANDINGS_NOT_THE_GROUP: _(
+        "The standings given for group %(group)s (%(players)s) are not that group's players."
+    ),
+    _F.ROUND_ALREADY_GENERATED: _("Round %(round)s has already been generated."),
+    _F.ROUND_NOT_DUE: _(
+        "Round %(round)s cannot be generated yet: these series are still to be decided: %(waiting)s."
+    ),
+    _F.ROUND_NOT_NEXT: _("The next round to generate is round %(next)s, not round %(round)s."),
+    _F.NO_MORE_ROUNDS: _("The stage has no round %(round)s: all %(rounds)s of its rounds are generated."),
+    _F.NO_PAIRING_WITHOUT_REMATCH: _(
+        "Round %(round)s cannot be paired without two players meeting again. Choose fewer rounds, or "
+        "end the stage."
+    ),
+}
+
+MESSAGES: Final[Mapping[TournamentErrorCode, Promise]] = {**_SERIES, **_STANDINGS, **_PAIRING, **_FORMATS}
 
 # How a series was decided, as the end of "… had won it …" (also the series page's label).
 DECIDED_BY: Final[dict[str, Promise]] = {

@@ -1,7 +1,8 @@
 """The pure tournament modules' problems reach people as translated messages
 (tournaments/tournament_messages.py), the way test_engine_messages.py checks the engines'.
 
-(a) every code of series.py, standings.py and formats/ has a message, and a real call that reports
+(a) every code of series.py, standings.py and formats/ (examples for the formats' codes in
+tests/tournaments/formats/examples.py) has a message, and a real call that reports
 it; (b) every message formats with the extras its code declares, and reads as a referee would say
 it (players by name, games counted from 1); (c) the API and the pages answer with messages from
 the translation catalogue (the "hu" test catalogue marks each message it translates).
@@ -22,6 +23,8 @@ from rest_framework.test import APIClient
 import tournaments.formats
 from tests.codes import import_all, subclass_members
 from tests.conftest import record_result, snap_win
+from tests.tournaments.formats.examples import EXAMPLES as FORMAT_EXAMPLES
+from tournaments.formats.base import FormatErrorCode
 from tournaments.formats.round_robin import (
     PairingError,
     PairingErrorCode,
@@ -158,6 +161,7 @@ EXAMPLES: list[tuple[TournamentErrorCode, Callable[[], Sequence[SeriesProblem | 
     (P.DUPLICATE_ENTRANT, lambda: _raised(lambda: round_robin_schedule([1, 2, 1]))),
     (P.INVALID_TABLE_SIZE, lambda: _raised(lambda: snap_tables([1, 2, 3], table_size=7))),
     (P.TABLE_OF_ONE, lambda: _raised(lambda: snap_tables([1, 2, 3, 4, 5], table_size=2))),
+    *FORMAT_EXAMPLES,  # the formats' codes and the standings codes they brought
 ]
 
 
@@ -186,7 +190,12 @@ def _message(problem: SeriesProblem | TournamentInputError, **names: Any) -> str
 
 def test_every_code_has_a_message_and_every_message_a_code() -> None:
     codes = tournament_error_codes()
-    assert {type(c) for c in codes} == {SeriesErrorCode, StandingsErrorCode, PairingErrorCode}
+    assert {type(c) for c in codes} == {
+        SeriesErrorCode,
+        StandingsErrorCode,
+        PairingErrorCode,
+        FormatErrorCode,
+    }
     assert [c for c in codes if c not in MESSAGES] == []
     assert [c for c in MESSAGES if c not in codes] == []
 
