@@ -109,6 +109,8 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
     # The worker test needs a database file another process can open (the default is in memory).
     _db["TEST"] = {"NAME": os.environ.get("SQLITE_TEST_NAME") or None}
 elif _db["ENGINE"] == "django.db.backends.postgresql":
+    from psycopg_pool import ConnectionPool
+
     # Under ASGI persistent connections leak; psycopg's pool needs CONN_MAX_AGE = 0.
     _db["CONN_MAX_AGE"] = 0
     if get_bool_from_env("DATABASE_POOL", True):
@@ -116,6 +118,9 @@ elif _db["ENGINE"] == "django.db.backends.postgresql":
             "min_size": int(os.environ.get("DATABASE_POOL_MIN", "1")),
             "max_size": int(os.environ.get("DATABASE_POOL_MAX", "20")),
             "timeout": 10,
+            # A pooled connection the server ended (a PostgreSQL restart, an administrator, a test
+            # ending stray sessions) is found and replaced when it is taken, not used and failed.
+            "check": ConnectionPool.check_connection,
         }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

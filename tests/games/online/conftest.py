@@ -13,7 +13,7 @@ from games.online.owner import OWNERS
 from snapleague.asgi import application
 
 # The browser tests' uvicorn server and Chromium (tests/tournaments/test_browser.py).
-from tests.tournaments.test_browser import _end_live_server_sessions, browser, server  # noqa: F401
+from tests.tournaments.test_browser import browser, server  # noqa: F401
 
 ORIGIN = (b"origin", b"http://testserver")
 
