@@ -206,14 +206,28 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 STANDINGS_RECONCILE_SECONDS = float(os.environ.get("STANDINGS_RECONCILE_SECONDS", "30"))
 
 # --- Channels -----------------------------------------------------------------------------------
+# "default": across processes when CHANNEL_LAYER_URL names a Redis, in memory otherwise (online play).
+# "live": live pages. Each web process's version watcher reads the database and tells that process's
+# own sockets (tournaments/live/watcher.py; docs/architecture.md, "Live updates"), so this layer is
+# always in memory, in both set-ups. Group memberships end with their connection, not by age.
+# Online play: seconds a bot waits before its move (a human pace; tests set 0).
+ONLINE_BOT_DELAY = float(os.environ.get("ONLINE_BOT_DELAY", "0.7"))
+
 CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "")
+LIVE_CHANNEL_LAYER = "live"
 CHANNEL_LAYERS = {
     "default": (
         {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [CHANNEL_LAYER_URL]}}
         if CHANNEL_LAYER_URL
         else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-    )
+    ),
+    LIVE_CHANNEL_LAYER: {
+        "BACKEND": "channels.layers.InMemoryChannelLayer",
+        "CONFIG": {"group_expiry": 10 * 365 * 86400},
+    },
 }
+# How often the watcher reads the versions of what this process's sockets follow (only while any).
+LIVE_WATCH_SECONDS = float(os.environ.get("LIVE_WATCH_SECONDS", "0.15"))
 
 # --- Logging: with DEBUG off Django hides 500 tracebacks unless django.request logs to console ---
 LOGGING = {

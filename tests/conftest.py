@@ -5,10 +5,12 @@ from __future__ import annotations
 import itertools
 import secrets
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from snapleague.celery import app as celery_app
 from snapleague.users import Account, AnyUser
@@ -157,6 +159,11 @@ def snap_win(winner: Player, *out_first_to_last: Player) -> dict[str, Any]:
     return {"ending": "last_player_standing", "eliminated": [p.pk for p in out_first_to_last]}
 
 
+def snapszer_win(winner: Player, loser: Player, loser_points: int = 3) -> dict[str, Any]:
+    """A Snapszer match result by its score: ``winner`` to 7, ``loser`` to ``loser_points``."""
+    return {"score": {str(winner.pk): 7, str(loser.pk): loser_points}}
+
+
 def record_result(
     *, user: AnyUser, series_id: int, game_number: int, result: dict[str, Any], **kwargs: Any
 ) -> tuple[GameResult, bool]:
@@ -171,3 +178,26 @@ def record_result(
         result=target.parse(result),
         **kwargs,
     )
+
+
+@pytest.fixture
+def one_connection_for_all_threads(transactional_db: None) -> Iterator[None]:
+    """On SQLite's in-memory test database, every thread (a server's request threads, the live
+    version watcher's thread) uses the test thread's connection, as Django's live server does for
+    its request threads: separate connections to a shared-cache in-memory database lock each
+    other's tables ("database table is locked") instead of waiting. The price: another thread may
+    read what an open transaction has written so far. On a server database or an SQLite file every
+    thread has its own connection, as in production."""
+    shared = connections[DEFAULT_DB_ALIAS]
+    if shared.vendor != "sqlite" or not shared.is_in_memory_db():
+        yield
+        return
+    shared.ensure_connection()
+    own = connections._connections
+    connections._connections = SimpleNamespace(**{DEFAULT_DB_ALIAS: shared})
+    shared.inc_thread_sharing()
+    try:
+        yield
+    finally:
+        connections._connections = own
+        shared.dec_thread_sharing()

@@ -130,6 +130,7 @@ class StageAdmin(OrganiserScopedAdmin):
         "options",
         "tiebreaks",
         "status",
+        "online_play",
         "seed",
         "results_version",
         "standings_version",

@@ -153,6 +153,8 @@ class Stage(models.Model):
     # The results_version the stored standings were computed from.
     standings_version = models.PositiveIntegerField(default=0)
     standings_computed_at = models.DateTimeField(null=True, blank=True)
+    # Its series are played online (games/online/series.py): seated players get "Play".
+    online_play = models.BooleanField(_("played online"), default=False)
 
     class Meta:
         ordering = ["tournament", "order"]

@@ -14,6 +14,8 @@ to 7 game points, each hand dealt anew). It is ``options + setup + ordered actio
 - ``apply(state, action) -> (state, events)`` never mutates ``state``; it raises
   :class:`~games.engine.errors.InvalidAction` (malformed) or
   :class:`~games.engine.errors.IllegalAction` (not allowed now);
+- an action of a seat with nothing to do now is refused (``IllegalAction(not_your_turn)``) or, where
+  the rules say so (Snap S16: a call by a seat that may not call is ignored), changes nothing;
 - ``observe(state, seat)`` is all ``seat`` may know (``None``: a spectator, who sees what the table
   shows); ``legal_actions``, ``is_terminal`` and ``result`` read a state;
 - ``replay(setup, actions)`` folds the actions over ``new_game`` again;

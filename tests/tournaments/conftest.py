@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
+from django.db import connection
 from django.utils import translation
 
+from snapleague.celery import app as celery_app
+from tests.conftest import record_result, snapszer_win
 from tests.tournaments import hu_catalogue as catalogue
+from tournaments.models import GameKind, Player, Series
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Tests marked ``worker`` start a Celery worker in another process, which cannot open SQLite's
+# in-memory test database.
+NEEDS_A_DATABASE_FILE = pytest.mark.skipif(
+    connection.vendor == "sqlite" and not connection.settings_dict.get("TEST", {}).get("NAME"),
+    reason="a worker process cannot see SQLite's in-memory test database: run with DATABASE_URL "
+    "(PostgreSQL) and CELERY_BROKER_URL (Redis), as .ci/run does, or set SQLITE_TEST_NAME",
+)
 
 
 @pytest.fixture
@@ -18,3 +36,70 @@ def hu_catalogue(settings: Any, tmp_path: Path) -> Iterator[None]:
     catalogue.install(settings, tmp_path)
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture
+def recorded_wrongly(make_series: Callable[..., Series], players: list[Player], referee: Any) -> Series:
+    """A best of 3 of Snapszer recorded Bence, Anna (wrongly: Bence won it), Bence: Bence 2-1 after
+    three games, where game 2 corrected to Bence decides it 2-0 and voids game 3."""
+    anna, bence = players[:2]
+    series = make_series([anna, bence], game=GameKind.SNAPSZER)
+    won = [snapszer_win(bence, anna), snapszer_win(anna, bence, 4), snapszer_win(bence, anna, 2)]
+    for number, result in enumerate(won, start=1):
+        record_result(user=referee, series_id=series.pk, game_number=number, result=result)
+    return series
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or ""
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return (
+        f"postgres://{user}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    )
+
+
+@pytest.fixture
+def worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker subprocess against the configured broker and the test database; tasks
+    stop running eagerly in this process."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "CELERY_BROKER_URL": django_settings.CELERY_BROKER_URL,
+        "DATABASE_POOL": "0",
+        "STANDINGS_RECONCILE_SECONDS": "3600",
+    }
+    log = (tmp_path / "worker.log").open("wb")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "snapleague",
+            "worker",
+            "--pool=solo",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    celery_app.conf.task_always_eager = False
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+        print((tmp_path / "worker.log").read_text()[-3000:])

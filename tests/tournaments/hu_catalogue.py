@@ -14,6 +14,7 @@ from typing import Any
 from django.utils import translation
 
 from tournaments import engine_messages, models, tournament_messages
+from tournaments.live import consumers as live
 
 HEADLINES = [
     "These rules cannot be played.",
@@ -49,6 +50,8 @@ def msgids() -> list[str]:
         tournament_messages.GAME_VOID,
         tournament_messages.GAME_VOID_CONFLICT,
         *models.GAME_KIND_LABELS.values(),
+        *live.ERROR_MESSAGES.values(),  # the live-pages socket's refusals
+        "No such stage.",
     ]
     return [msgid(m) for m in messages] + HEADLINES
 

@@ -1,22 +1,31 @@
-"""End to end in headless Chromium on a phone-sized screen: the referee records, the standings follow.
+"""End to end in headless Chromium on phone-sized screens: the referee records, watching phones follow.
 
 Playwright drives Debian's chromium (``apt-get install chromium``; ``playwright install`` cannot
-download a browser here). The live server runs in a thread of this process with Celery eager, so
-the standings task runs on commit exactly as the worker would run it.
+download a browser here). The server is uvicorn, as ``bin/run`` starts it, serving
+``snapleague.asgi.application`` (pages and the live-pages websocket) in a thread of this process,
+so it sees the test database; Celery runs eagerly, so the standings task runs on commit exactly as
+the worker would run it. ``-s`` prints the measured latencies (docs/benchmarks.md, "Live updates").
 """
 
 from __future__ import annotations
 
 import re
+import socket
+import statistics
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import uvicorn
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connections
 
+from snapleague.asgi import application
 from snapleague.chromium import CHROMIUM, launch
-from tournaments.models import GameKind, GameResult, Player, Series, StageFormat
+from tests.conftest import record_result, snap_win
+from tournaments.models import GameKind, GameResult, Player, Series, SeriesFormat, Stage, StageFormat
 from tournaments.services import (
     stage_create,
     stage_rounds_generate,
@@ -73,55 +82,179 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_referee_records_a_result_on_a_phone_and_the_standings_change_live(
-    live_server: Any, browser: Any, club: Any, referee: Any, players: list[Player]
-) -> None:
-    # Given a Snap league with one table of four, paired, and no result yet.
+@pytest.fixture
+def server(one_connection_for_all_threads: None) -> Iterator[str]:
+    """uvicorn serving the whole ASGI application (and static files) on a free port, in a thread;
+    yields its base URL. pytest-django's ``live_server`` is WSGI: it cannot serve websockets."""
+    listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    config = uvicorn.Config(ASGIStaticFilesHandler(application), lifespan="off", log_level="warning")
+    uvicorn_server = uvicorn.Server(config)
+    thread = threading.Thread(target=uvicorn_server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not uvicorn_server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        uvicorn_server.should_exit = True
+        thread.join(timeout=15)
+        listening.close()
+
+
+def _league(club: Any, referee: Any, players: list[Player], seats: int) -> tuple[Stage, list[Series]]:
+    """A paired Snap league of ``seats`` players at tables of 4, first to 3, refereed by ``referee``."""
     organiser = club.organisers.get()
-    tournament = tournament_create(user=organiser, club=club, name="Phone league", game=GameKind.SNAP)
-    tournament_players_add(user=organiser, tournament=tournament, players=players[:4])
+    tournament = tournament_create(
+        user=organiser,
+        club=club,
+        name="Phone league",
+        game=GameKind.SNAP,
+        series_format=SeriesFormat.FIRST_TO_3,
+    )
+    tournament_players_add(user=organiser, tournament=tournament, players=players[:seats])
     tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
     stage = stage_create(
         user=organiser, tournament=tournament, name="League", format=StageFormat.ROUND_ROBIN, options={}
     )
     stage_rounds_generate(user=organiser, stage_id=stage.pk)
-    series = Series.objects.get(stage=stage)
-    seated = [s.player for s in series.seats.order_by("seat")]
+    return stage, list(Series.objects.filter(stage=stage).order_by("table"))
 
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(15_000)
-    referee_page = context.new_page()
-    referee_page.goto(f"{live_server.url}/accounts/login/?next=/series/{series.pk}/record/")
+
+def _seated(series: Series) -> list[Player]:
+    return [seat.player for seat in series.seats.order_by("seat")]
+
+
+# Records, in the watching page, when its fragment changes to which version (Date.now(): the same
+# clock as this process's time.time() on one machine).
+WATCH_CHANGES = """
+window.changes = [];
+new MutationObserver(() => {
+  const section = document.querySelector("[data-live-topic]");
+  const last = window.changes.length ? window.changes[window.changes.length - 1].version : null;
+  if (section && section.dataset.version !== last) {
+    window.changes.push({version: section.dataset.version, at: Date.now()});
+  }
+}).observe(document.querySelector("main"), {childList: true, subtree: true});
+"""
+
+
+def _watch(context: Any, url: str, version_requests: list[str]) -> Any:
+    page = context.new_page()
+    page.on("request", lambda request: "/version/" in request.url and version_requests.append(request.url))
+    page.goto(url)
+    page.wait_for_function("window.snapLive && snapLive.subscribed().length === 1")  # the socket follows it
+    page.evaluate(WATCH_CHANGES)
+    page.evaluate("window.notReloaded = true")
+    return page
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+TAPS = 10
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
+    server: str, browser: Any, club: Any, referee: Any, players: list[Player]
+) -> None:
+    # Given a Snap league of two tables of four, first to 3, paired, and no result yet;
+    stage, tables = _league(club, referee, players, seats=8)
+    assert len(tables) == 2
+    referee_context = browser.new_context(**PHONE)
+    referee_context.set_default_timeout(15_000)
+    referee_page = referee_context.new_page()
+    referee_page.goto(f"{server}/accounts/login/?next=/series/{tables[0].pk}/record/")
     referee_page.fill("input[name=username]", "referee")
     referee_page.fill("input[name=password]", "pw-for-tests-only")
     referee_page.tap("button[type=submit]")
-    referee_page.wait_for_url(re.compile(rf"^[^?]*/series/{series.pk}/record/$"))  # not ?next=
+    referee_page.wait_for_url(re.compile(rf"^[^?]*/series/{tables[0].pk}/record/$"))  # not ?next=
 
-    # A second tab watches the standings; it must update without being reloaded.
-    standings_page = context.new_page()
-    standings_page.goto(f"{live_server.url}/stages/{stage.pk}/standings/")
-    assert standings_page.locator("text=No standings yet").is_visible()
-    standings_page.evaluate("window.notReloaded = true")
+    # and another phone (another visitor) watching the standings and the first table, each page
+    # following its topic over the socket, counting the version requests of their pollers.
+    watcher_context = browser.new_context(**PHONE)
+    watcher_context.set_default_timeout(15_000)
+    version_requests: list[str] = []
+    standings = _watch(watcher_context, f"{server}/stages/{stage.pk}/standings/", version_requests)
+    assert standings.locator("text=No standings yet").is_visible()
+    table_page = _watch(watcher_context, f"{server}/series/{tables[0].pk}/", version_requests)
 
-    # When the referee taps the players in the order they went out (the last one is left: the winner).
-    for player in reversed(seated[1:]):
-        referee_page.locator("button.tap", has_text=player.name).tap()
-    assert referee_page.locator("#preview").inner_text().endswith(seated[0].name)
-    started = time.perf_counter()
-    referee_page.locator("button.submit").dblclick()  # a double tap records once
-    referee_page.wait_for_url(re.compile(rf"^[^?]*/series/{series.pk}/$"))
-    assert "Game 1 recorded." in referee_page.content()
+    # When the referee records ten games on the two tables by tapping (winners rotate: nobody gets
+    # to 3 wins), and the watching standings page is timed from each final tap to its new table;
+    latencies: list[float] = []
+    for tap in range(TAPS):
+        table = tables[tap % 2]
+        game = tap // 2 + 1
+        seated = _seated(table)
+        winner = seated[(game - 1) % 4]
+        referee_page.goto(f"{server}/series/{table.pk}/record/")
+        for player in [p for p in seated if p != winner]:  # everyone but the winner, in seat order
+            referee_page.tap(f'button.tap[data-name="{player.name}"]')
+        assert referee_page.locator("#preview").inner_text().endswith(winner.name)
+        tapped_at = time.time() * 1000
+        referee_page.locator("button.submit").tap()
+        expected = f"{tap + 1}.{tap + 1}"
+        standings.wait_for_function(
+            f"window.changes.some((c) => c.version === '{expected}')", timeout=10_000, polling=50
+        )
+        changed_at = standings.evaluate(f"window.changes.find((c) => c.version === '{expected}').at")
+        latencies.append((changed_at - tapped_at) / 1000)
+        referee_page.wait_for_url(re.compile(rf"^[^?]*/series/{table.pk}/$"))
+        assert f"Game {game} recorded." in referee_page.content()
 
-    # Then the standings tab shows the new table by itself, within a couple of seconds.
-    winner_row = standings_page.locator("#standings tbody tr").first
-    winner_row.wait_for(state="visible", timeout=10_000)
-    followed = time.perf_counter() - started
-    print(f"standings followed the result in {followed:.2f}s")
-    assert seated[0].name in winner_row.inner_text()
-    assert standings_page.evaluate("window.notReloaded") is True
-    assert "Version 1" in standings_page.locator("#standings .version").inner_text()
-    assert GameResult.objects.filter(game__series=series).count() == 1
-    for page in (standings_page, referee_page):
-        page.goto("about:blank")  # stop polling before the server and its connections go away
+    # Then each new table arrived by push, with no version request from either watching page,
+    # and without a reload;
+    assert version_requests == []
+    assert standings.evaluate("window.notReloaded") is True
+    assert f"Version {TAPS}" in standings.locator("#standings .version").inner_text()
+    assert not standings.locator("#standings .updating").count()
+    table_page.wait_for_function(f"document.querySelector('#series-live').dataset.version === '{TAPS // 2}'")
+    assert table_page.locator("#series-live li.game").count() == TAPS // 2
+    assert table_page.evaluate("window.notReloaded") is True
+    assert GameResult.objects.filter(game__series__stage=stage).count() == TAPS
+    print(
+        f"\nfrom the referee's tap to the watching phone's new table, {TAPS} taps (s): "
+        f"p50 {statistics.median(latencies):.3f}, p95 {_percentile(latencies, 0.95):.3f}, "
+        f"max {max(latencies):.3f}; all: {' '.join(f'{x:.3f}' for x in latencies)}"
+    )
+    for page in (standings, table_page, referee_page):
+        page.goto("about:blank")  # close the sockets before the server and its connections go away
+    watcher_context.close()
+    referee_context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_without_a_socket_still_follows_by_polling(
+    server: str, browser: Any, club: Any, referee: Any, players: list[Player]
+) -> None:
+    # Given a browser where the page cannot open a websocket (none, or refused) ...
+    stage, tables = _league(club, referee, players, seats=4)
+    context = browser.new_context(**PHONE)
+    context.add_init_script("window.WebSocket = undefined;")
+    context.set_default_timeout(15_000)
+    version_requests: list[str] = []
+    page = context.new_page()
+    page.on("request", lambda request: "/version/" in request.url and version_requests.append(request.url))
+    page.goto(f"{server}/stages/{stage.pk}/standings/")
+    page.evaluate("window.notReloaded = true")
+    assert page.evaluate("snapLive.subscribed()") == []
+
+    # When a result is recorded,
+    seated = _seated(tables[0])
+    record_result(user=referee, series_id=tables[0].pk, game_number=1, result=snap_win(*seated))
+
+    # Then its 2-s poller finds the new version and the table follows, without a reload.
+    page.wait_for_function("document.querySelector('#standings').dataset.version === '1.1'", timeout=10_000)
+    assert page.locator("#standings tbody tr").first.inner_text().startswith("1")
+    assert seated[0].name in page.locator("#standings tbody tr").first.inner_text()
+    assert version_requests, "the table changed without polling"
+    assert page.evaluate("window.notReloaded") is True
+    page.goto("about:blank")
     context.close()

@@ -18,25 +18,18 @@ from rest_framework.test import APIClient
 from snapleague.errors import ApplicationError, Conflict
 from snapleague.users import Account
 from tests.conftest import record_result
-from tournaments.models import GameKind, GameResult, Player, Series, Stage, StandingRow
+from tests.conftest import snapszer_win as win
+from tournaments.models import GameResult, Player, Series, Stage, StandingRow
 from tournaments.results.values import VoidResult
 from tournaments.services import stage_standings_recompute
 
 HU = {"HTTP_ACCEPT_LANGUAGE": "hu"}
 
 
-def win(winner: Player, loser: Player, loser_points: int = 3) -> dict[str, Any]:
-    return {"score": {str(winner.pk): 7, str(loser.pk): loser_points}}
-
-
 @pytest.fixture
-def series(make_series: Callable[..., Series], players: list[Player], referee: Any) -> Series:
+def series(recorded_wrongly: Series) -> Series:
     """Bence, Anna (wrongly), Bence: recorded as Bence 2-1 after three games."""
-    anna, bence = players[:2]
-    series = make_series([anna, bence], game=GameKind.SNAPSZER)
-    for number, result in enumerate([win(bence, anna), win(anna, bence, 4), win(bence, anna, 2)], start=1):
-        record_result(user=referee, series_id=series.pk, game_number=number, result=result)
-    return series
+    return recorded_wrongly
 
 
 def _api(user: Account) -> APIClient:

@@ -7,85 +7,18 @@ runs eagerly. On PostgreSQL + Redis in CI; on SQLite only with a file test datab
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.db import connection
 
-from snapleague.celery import app as celery_app
 from tests.conftest import record_result, snap_win
+from tests.tournaments.conftest import NEEDS_A_DATABASE_FILE
 from tournaments.models import Series, Stage
 
-ROOT = Path(__file__).resolve().parents[2]
-
-pytestmark = [
-    pytest.mark.worker,
-    pytest.mark.skipif(
-        connection.vendor == "sqlite" and not connection.settings_dict.get("TEST", {}).get("NAME"),
-        reason="a worker process cannot see SQLite's in-memory test database: run with DATABASE_URL "
-        "(PostgreSQL) and CELERY_BROKER_URL (Redis), as .ci/run does, or set SQLITE_TEST_NAME",
-    ),
-]
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{db['NAME']}"
-    user = db.get("USER") or ""
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return (
-        f"postgres://{user}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
-    )
-
-
-@pytest.fixture
-def worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "DATABASE_POOL": "0",
-        "STANDINGS_RECONCILE_SECONDS": "3600",
-    }
-    log = (tmp_path / "worker.log").open("wb")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "snapleague",
-            "worker",
-            "--pool=solo",
-            "--loglevel=INFO",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    celery_app.conf.task_always_eager = False
-    try:
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
-        print((tmp_path / "worker.log").read_text()[-3000:])
+pytestmark = [pytest.mark.worker, NEEDS_A_DATABASE_FILE]
 
 
 @pytest.mark.django_db(transaction=True)

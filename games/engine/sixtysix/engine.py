@@ -232,7 +232,7 @@ def follow_cards(state: SixtySixState, hand: Sequence[Card]) -> list[Card]:
 def legal_actions(state: SixtySixState, seat: Seat) -> list[Action]:
     """Every action ``seat`` may take now; empty when it has none (or the hand is over).
 
-    Raises IllegalAction (code ``bad_seat``) unless ``seat`` is 0 or 1.
+    Raises InvalidAction (code ``no_such_seat``) unless ``seat`` is 0 or 1.
     """
     if seat not in (0, 1):
         raise InvalidAction(ActionCode.NO_SUCH_SEAT, f"seat must be 0 or 1, not {seat!r}")
@@ -286,8 +286,9 @@ def seats_to_act(state: SixtySixState) -> tuple[Seat, ...]:
 def apply(state: SixtySixState, action: Action) -> tuple[SixtySixState, list[Event]]:
     """The state after ``action`` and the public events it caused; ``state`` is not changed.
 
-    Raises IllegalAction with code ``hand_over`` (the hand has ended), ``not_your_turn`` (the seat
-    has no legal action now), ``not_legal`` (the seat may act, but not like this) or ``bad_seat``.
+    Raises IllegalAction with code ``game_over`` (the hand has ended), ``not_your_turn`` (the seat
+    has no legal action now) or ``not_legal`` (the seat may act, but not like this), and
+    InvalidAction (``no_such_seat``) for a seat other than 0 or 1.
     """
     seat = action.seat
     if seat not in (0, 1):

@@ -175,8 +175,8 @@ def new_match(rules: SixtySixRules, first_dealer: Seat) -> MatchState:
 
 
 def match_apply(match: MatchState, result: HandScore) -> MatchState:
-    """The match after one more hand (X29, X32). Raises IllegalAction if the match is over or the
-    result cannot happen under the profile (a tie the profile does not have)."""
+    """The match after one more hand (X29, X32). Raises IllegalAction: "game_over" if the match is
+    over, "not_legal" if the result cannot happen under the profile (a tie it does not have)."""
     if match.winner is not None:
         raise IllegalAction(ActionCode.GAME_OVER, "the match already has a winner")
     rules = match.rules

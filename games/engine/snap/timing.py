@@ -214,8 +214,8 @@ class LiveGame:
     def feed(self, inp: TimedInput) -> list[tuple[int, Event]]:
         """Handle one timed input and the timers due up to its time; return the stamped events.
 
-        Raises IllegalAction ("time_backwards", "malformed", "no_such_seat", "bad_seq",
-        "not_turn_based") without changing anything, so a rejected input is simply not logged.
+        Raises IllegalAction ("time_backwards", "not_turn_based") and InvalidAction ("malformed",
+        "no_such_seat", "no_such_state") without changing anything, so a rejected input is simply not logged.
         """
         self._check(inp)
         at = inp.at

@@ -179,5 +179,5 @@ class TableViews:
 
 def observe(state: SnapState, seat: int | None) -> PlayerView:
     """The view of ``seat`` (or of a spectator when None): tops and sizes of every pile and pool,
-    whose turn it is; never the order of a face-down pile. Raises IllegalAction on a bad seat."""
+    whose turn it is; never the order of a face-down pile. Raises InvalidAction("no_such_seat") on a bad seat."""
     return TableViews().observe(state, seat)

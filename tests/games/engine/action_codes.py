@@ -44,6 +44,15 @@ def _snap_recycle_due() -> SnapState:
     return state
 
 
+def _snap_after_flips(flips: int) -> SnapState:
+    """A game after ``flips`` flips and no call (the pack in order: no two tops match)."""
+    state = _snap()
+    for _ in range(flips):
+        assert state.turn is not None and state.result is None
+        state, _ = snap.apply(state, Flip(state.turn))
+    return state
+
+
 def _snap_over() -> SnapState:
     """A game ended by its flip limit (S20): one flip and the round it starts."""
     state = _snap(SnapRules(max_flips=1, extra_rounds=0))
@@ -106,13 +115,11 @@ EXAMPLES: list[tuple[ActionCode, Callable[[], object]]] = [
     (A.ORDER_REQUIRED, lambda: snap.apply(state := _snap_recycle_due(), Flip(state.turn or 0))),
     (A.ORDER_NOT_DUE, lambda: snap.apply(_snap(), Flip(0, ("AC",)))),
     (A.TIME_BACKWARDS, lambda: _snap_timed().feed(TimedFlip(500, 1))),
+    (A.STALE, lambda: snap.apply(_snap_after_flips(40), snap.Call(0, CallKind.SNAP, None, 0))),
 ]
 
 # Codes no public engine call reports yet, and why.
-UNREACHABLE: dict[ActionCode, str] = {
-    A.STALE: "reserved for a call answering a state before the last resolved call; the Snap engine "
-    "does not refuse such calls with it yet",
-}
+UNREACHABLE: dict[ActionCode, str] = {}
 
 
 def example_errors() -> list[tuple[ActionCode, ActionError]]:

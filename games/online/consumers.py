@@ -1,0 +1,156 @@
+"""The game socket, ``/ws/games/<id>/``: one per player or spectator.
+
+Client -> server (JSON text, at most ``MAX_MESSAGE_CHARS``):
+
+    {"type": "act", "version": 12, "action": {"type": "play", "seat": 0, "card": "AH"}}
+    {"type": "resync", "version": 11}     -> the full current view
+    {"type": "ping", "t": 123}            -> {"type": "pong", "t": 123}
+
+Server -> client: ``{"type": "view", "version", "finished", "view"}`` on connect and after every
+accepted action (``view`` is ``engine.observe(state, seat)`` of this socket's seat: never more),
+and ``{"type": "error", "code", "message", "version"}`` for a refused frame (the message in the
+visitor's language). A refusal disturbs nobody: the game and the other sockets go on.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from games.models import OnlineGame
+from games.online.owner import owner_ensure, owner_group, view_frame, view_group
+from games.online.services import engine_of, state_load
+from tournaments.live.consumers import Allowance, scope_language
+
+MAX_MESSAGE_CHARS = 2048
+BURST = 20  # frames at once (a reconnect's resync and a few quick taps) ...
+REFILL_PER_SECOND = 5.0  # ... then this many a second: a person taps a card a second at most
+
+ERRORS = {
+    "malformed": _(
+        "The server could not read this message: send a JSON object whose type is act, resync or ping."
+    ),
+    "too_large": _("This message is too long."),
+    "flooding": _("Too many messages: wait a moment before sending more."),
+    "not_started": _("This game has not started yet."),
+}
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.language = scope_language(self.scope)
+        burst, per_second = getattr(settings, "ONLINE_SOCKET_RATE", (BURST, REFILL_PER_SECOND))
+        self.allowance = Allowance(burst, per_second, burst, time.monotonic())
+        self.flooding = False
+        user = self.scope.get("user")
+        user_id = user.pk if user is not None and user.is_authenticated else None
+
+        def seat_of() -> tuple[bool, int | None]:
+            game = OnlineGame.objects.filter(pk=self.game_id).first()
+            if game is None:
+                return False, None
+            seat = (
+                game.seats.filter(user_id=user_id).values_list("number", flat=True).first()
+                if user_id
+                else None
+            )
+            return True, seat
+
+        exists, self.seat = await database_sync_to_async(seat_of)()
+        if not exists:
+            await self.close(code=4404)
+            return
+        self.user_id = user_id
+        self.group = view_group(self.game_id, self.seat)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._to_owner("game.hello")
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.allowance.take(time.monotonic()):
+            if not self.flooding:
+                self.flooding = True
+                await self._error("flooding")
+            return
+        self.flooding = False
+        if text_data is None:
+            return await self._error("malformed")
+        if len(text_data) > MAX_MESSAGE_CHARS:
+            return await self._error("too_large")
+        try:
+            message = json.loads(text_data)
+        except (ValueError, RecursionError):
+            return await self._error("malformed")
+        if not isinstance(message, dict):
+            return await self._error("malformed")
+        kind = message.get("type")
+        if kind == "ping":
+            t = message.get("t")
+            return await self._send({"type": "pong", "t": t if isinstance(t, (int, float)) else None})
+        if kind == "resync":
+            return await self._to_owner("game.hello")
+        version = message.get("version")
+        action = message.get("action")
+        if kind != "act" or not isinstance(action, dict) or type(version) is not int:
+            return await self._error("malformed")
+        await self._to_owner("game.act", version=version, action=action)
+
+    async def _to_owner(self, kind: str, **fields: Any) -> None:
+        owned = await owner_ensure(self.game_id) is not None
+        if not owned and kind == "game.hello" and await self._finished_view():
+            return
+        if not owned and kind == "game.act":
+            started = await database_sync_to_async(
+                lambda: OnlineGame.objects.filter(pk=self.game_id, status=OnlineGame.Status.PLAYING).exists()
+            )()
+            if not started:
+                return await self._error("not_started")
+        await self.channel_layer.group_send(
+            owner_group(self.game_id),
+            {
+                "type": kind,
+                "seat": self.seat,
+                "user_id": self.user_id,
+                "reply": self.channel_name,
+                "language": self.language,
+                **fields,
+            },
+        )
+
+    async def _finished_view(self) -> bool:
+        """A finished game has no owner: its last view is read from snapshot + log here."""
+
+        def read() -> dict[str, Any] | None:
+            game = OnlineGame.objects.filter(pk=self.game_id, status=OnlineGame.Status.FINISHED).first()
+            if game is None:
+                return None
+            state, version = state_load(game)
+            return view_frame(engine_of(game), state, version, self.seat, finished=True)
+
+        frame = await database_sync_to_async(read)()
+        if frame is not None:
+            await self._send(frame)
+        return frame is not None
+
+    async def game_frame(self, event: dict[str, Any]) -> None:
+        await self._send(event["frame"])
+
+    async def _error(self, code: str) -> None:
+        with translation.override(self.language):
+            text = str(ERRORS[code])
+        await self._send({"type": "error", "code": code, "message": text, "version": None})
+
+    async def _send(self, frame: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(frame, ensure_ascii=False))

@@ -1,0 +1,83 @@
+"""Tournament series played online: a game of a series is an online game of its seated players,
+and its result is recorded by the result service with the engine as the source (docs/online.md)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.protocol import GameKind
+from games.models import OnlineGame, OnlineSeat
+from games.online.services import game_start
+from snapleague.errors import Conflict, NotFound, PermissionDenied
+from tournaments.models import Player, Series
+from tournaments.results.selectors import result_target_get
+from tournaments.results.services import EngineSource, result_record
+from tournaments.results.values import result_from_engine
+
+
+def series_game_play(*, user: Any, series_id: int) -> OnlineGame:
+    """The online game of the series' next game, started for its seated players (created on the
+    first "Play"). Seat order is the series' seat order; seat 0 deals game 1, and the deal
+    alternates game by game."""
+    with transaction.atomic():
+        series = (
+            Series.objects.select_for_update()
+            .select_related("stage__tournament")
+            .filter(pk=series_id)
+            .first()
+        )
+        if series is None:
+            raise NotFound(code="series_not_found", message=_("There is no such series."))
+        tournament = series.stage.tournament
+        if not series.stage.online_play or tournament.game != GameKind.SNAPSZER:
+            raise Conflict(code="not_online", message=_("This series is not played online."))
+        running = OnlineGame.objects.filter(series=series).exclude(status=OnlineGame.Status.FINISHED).first()
+        if running is not None:
+            if not running.seats.filter(user_id=user.pk).exists():
+                raise PermissionDenied(
+                    code="not_seated", message=_("Only the players of this series can start its game.")
+                )
+            return running
+        target = result_target_get(user=user, series_id=series_id)
+        players = list(target.table.players)
+        if not players:
+            raise Conflict(code="series_over", message=_("This series has no game to play now."))
+        users = dict(Player.objects.filter(pk__in=players).values_list("pk", "user_id"))
+        if user.pk not in users.values():
+            raise PermissionDenied(
+                code="not_seated", message=_("Only the players of this series can start its game.")
+            )
+        if None in users.values():
+            raise Conflict(
+                code="player_without_account", message=_("Every player needs an account to play online.")
+            )
+        game = OnlineGame.objects.create(
+            kind=GameKind.SNAPSZER,
+            options={"profile": tournament.rules_profile, **tournament.rules_options},
+            seat_count=len(players),
+            dealer=(target.game_number - 1) % len(players),
+            invite_token=secrets.token_urlsafe(24),
+            created_by=user,
+            series=series,
+            game_number=target.game_number,
+            players=players,
+        )
+        for seat, player in enumerate(players):
+            OnlineSeat.objects.create(game=game, number=seat, user_id=users[player])
+        return game_start(game_id=game.pk)
+
+
+def series_result_record(game: OnlineGame, engine_result: Any) -> None:
+    """Record a finished series game through the result service (idempotent by the game's id)."""
+    if game.series_id is None or game.game_number is None or engine_result is None:
+        return
+    result_record(
+        source=EngineSource(game.pk),
+        series_id=game.series_id,
+        game_number=game.game_number,
+        result=result_from_engine(engine_result, game.players),
+    )

@@ -1,0 +1,241 @@
+"""Online play's writes (sync, the database): tables, seats, the deal, the log, the end.
+
+The owner (games/online/owner.py) is the only caller of :func:`log_append` and :func:`finish` for a
+live game; pages call :func:`table_create`, :func:`seat_join`, :func:`seats_fill_with_bots` and
+:func:`game_start`. docs/online.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.errors import InvalidRules
+from games.engine.protocol import Engine, GameKind, engine_for
+from games.engine.sixtysix.bots import BOT_NAMES
+from games.models import GameLogEntry, GameSnapshot, OnlineGame, OnlineSeat
+from snapleague.errors import ApplicationError, Conflict, NotFound
+from tournaments.engine_messages import problem_messages
+
+SNAPSHOT_EVERY = 20  # actions between snapshots: a takeover replays at most this many log rows
+
+
+def engine_of(game: OnlineGame) -> Engine:
+    return engine_for(game.kind)
+
+
+def deal_seed(server_seed: bytes, client_seeds: Sequence[bytes]) -> bytes:
+    """The seed the engine deals from (docs/online.md, "Fair dealing"):
+    ``SHA-256(server_seed || SHA-256(client_seed_0) || … || SHA-256(client_seed_n-1))``, the client
+    seeds in seat order (an empty one for a seat that gave none, and for a bot)."""
+    digest = hashlib.sha256(server_seed)
+    for seed in client_seeds:
+        digest.update(hashlib.sha256(seed).digest())
+    return digest.digest()
+
+
+def _options(kind: str, options: Mapping[str, Any], seats: int) -> None:
+    try:
+        engine = engine_for(kind)
+    except (ValueError, KeyError):
+        raise ApplicationError(code="unknown_game", message=_("There is no such game.")) from None
+    low, high = engine.seat_range()
+    if not low <= seats <= high:
+        raise ApplicationError(
+            code="seats",
+            message=_("This game is played by %(low)s to %(high)s players.") % {"low": low, "high": high},
+        )
+    try:
+        engine.check_options(options, seats)
+    except InvalidRules as exc:
+        raise ApplicationError(
+            code="rules_invalid",
+            message=_("These rules cannot be played."),
+            fields={"options": problem_messages(exc.errors)},
+        ) from None
+
+
+def _bot_level(level: str) -> str:
+    if level not in BOT_NAMES:
+        raise ApplicationError(
+            code="unknown_bot", message=_("There is no bot level called “%(level)s”.") % {"level": level}
+        )
+    return level
+
+
+@transaction.atomic
+def table_create(
+    *, user: Any, kind: str, options: Mapping[str, Any], seats: int, bots: Sequence[str | None] = ()
+) -> OnlineGame:
+    """A casual table with ``user`` in seat 0; ``bots[i]`` (a level, or None) sits in seat i + 1."""
+    _options(kind, options, seats)
+    game = OnlineGame.objects.create(
+        kind=GameKind(kind).value,
+        options=dict(options),
+        seat_count=seats,
+        invite_token=secrets.token_urlsafe(24),
+        created_by=user,
+    )
+    for number in range(seats):
+        level = bots[number - 1] if 0 < number <= len(bots) else None
+        OnlineSeat.objects.create(
+            game=game,
+            number=number,
+            user=user if number == 0 else None,
+            bot_level=_bot_level(level) if level else "",
+        )
+    if all(not s.is_empty for s in game.seats.all()):
+        game_start(game_id=game.pk)
+        game.refresh_from_db()
+    return game
+
+
+def _locked(game_id: int) -> OnlineGame:
+    try:
+        return OnlineGame.objects.select_for_update().get(pk=game_id)
+    except OnlineGame.DoesNotExist:
+        raise NotFound(code="game_not_found", message=_("There is no such game.")) from None
+
+
+@transaction.atomic
+def seat_join(*, user: Any, token: str, client_seed: str = "") -> OnlineSeat:
+    """``user`` takes the first empty seat of the table the invite ``token`` names; the table
+    starts when it is full."""
+    game = OnlineGame.objects.select_for_update().filter(invite_token=token).first()
+    if game is None:
+        raise NotFound(code="game_not_found", message=_("This invitation is not valid."))
+    seats = list(game.seats.all())
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    if mine is not None:
+        return mine
+    if game.status != OnlineGame.Status.OPEN:
+        raise Conflict(code="table_full", message=_("This table is full."))
+    seat = next((s for s in seats if s.is_empty), None)
+    if seat is None:  # pragma: no cover - an open table has an empty seat
+        raise Conflict(code="table_full", message=_("This table is full."))
+    seat.user = user
+    seat.client_seed = _client_seed(client_seed)
+    seat.save(update_fields=["user", "client_seed"])
+    if all(not s.is_empty for s in game.seats.all()):
+        game_start(game_id=game.pk)
+    return seat
+
+
+def _client_seed(value: str) -> str:
+    value = value.strip().lower()
+    if len(value) > 128 or any(c not in "0123456789abcdef" for c in value) or len(value) % 2:
+        raise ApplicationError(
+            code="client_seed", message=_("A client seed is up to 64 bytes written in hexadecimal.")
+        )
+    return value
+
+
+@transaction.atomic
+def seats_fill_with_bots(*, game_id: int, level: str) -> None:
+    game = _locked(game_id)
+    if game.status != OnlineGame.Status.OPEN:
+        raise Conflict(code="table_started", message=_("This game has already started."))
+    game.seats.filter(user__isnull=True, bot_level="").update(bot_level=_bot_level(level))
+    game_start(game_id=game_id)
+
+
+@transaction.atomic
+def game_start(*, game_id: int) -> OnlineGame:
+    """Deal: a fresh server seed, committed (its SHA-256) before the first action, combined with
+    every seat's client seed (:func:`deal_seed`)."""
+    game = _locked(game_id)
+    if game.status != OnlineGame.Status.OPEN:
+        return game
+    seats = list(game.seats.order_by("number"))
+    if any(s.is_empty for s in seats):
+        raise Conflict(code="seats_empty", message=_("Every seat needs a player or a bot first."))
+    server = secrets.token_bytes(32)
+    seed = deal_seed(server, [bytes.fromhex(s.client_seed) for s in seats])
+    state = engine_of(game).new_game(game.options, seats=game.seat_count, dealer=game.dealer, seed=seed)
+    game.sealed_seed = server.hex()
+    game.server_seed_hash = hashlib.sha256(server).hexdigest()
+    game.setup = engine_of(game).game_setup(state)
+    game.status = OnlineGame.Status.PLAYING
+    game.started_at = timezone.now()
+    game.save()
+    GameSnapshot.objects.create(game=game, seq=0, data=engine_of(game).to_snapshot(state))
+    return game
+
+
+def state_load(game: OnlineGame) -> tuple[Any, int]:
+    """The state after every logged action: the newest snapshot, then the log rows after it."""
+    engine = engine_of(game)
+    snapshot = game.snapshots.order_by("-seq").first()
+    if snapshot is None:  # pragma: no cover - game_start always takes one
+        raise RuntimeError(f"online game {game.pk} has no snapshot")
+    state = engine.from_snapshot(snapshot.data)
+    seq = snapshot.seq
+    for row in game.log.filter(seq__gt=snapshot.seq).order_by("seq"):
+        state, _events = engine.apply(state, engine.action_from_dict(row.action))
+        seq = row.seq
+    return state, seq
+
+
+@dataclass(frozen=True)
+class Sender:
+    seat: int | None
+    user_id: int | None = None
+    bot_level: str = ""
+
+
+class StaleWrite(Exception):
+    """Another owner has written this seq: this one must stop (its lease was lost)."""
+
+
+@transaction.atomic
+def log_append(
+    *,
+    game_id: int,
+    seq: int,
+    action: Mapping[str, Any],
+    sender: Sender,
+    received_at: datetime,
+    events: list[Any],
+    snapshot: Mapping[str, Any] | None,
+) -> None:
+    """Append action ``seq`` (the game is at ``seq - 1``), with a snapshot when one is due."""
+    moved = OnlineGame.objects.filter(pk=game_id, version=seq - 1).update(version=seq)
+    if not moved:
+        raise StaleWrite(f"online game {game_id} is not at version {seq - 1}")
+    GameLogEntry.objects.create(
+        game_id=game_id,
+        seq=seq,
+        action=dict(action),
+        seat=sender.seat,
+        user_id=sender.user_id,
+        bot_level=sender.bot_level,
+        received_at=received_at,
+        events=events,
+    )
+    if snapshot is not None:
+        GameSnapshot.objects.create(game_id=game_id, seq=seq, data=dict(snapshot))
+
+
+@transaction.atomic
+def finish(*, game_id: int, result: Mapping[str, Any], engine_result: Any = None) -> None:
+    """The end: the result stored and the server seed revealed (anyone may now verify the deal);
+    a tournament series game's result recorded by the result service, source = engine."""
+    game = _locked(game_id)
+    if game.status == OnlineGame.Status.FINISHED:
+        return
+    game.status = OnlineGame.Status.FINISHED
+    game.server_seed = game.sealed_seed
+    game.result = dict(result)
+    game.finished_at = timezone.now()
+    game.save(update_fields=["status", "server_seed", "result", "finished_at"])
+    from games.online.series import series_result_record  # series imports this module
+
+    series_result_record(game, engine_result)

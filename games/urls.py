@@ -1,0 +1,14 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("new/", views.table_new, name="new"),
+    path("join/<str:token>/", views.join, name="join"),
+    path("<int:game_id>/", views.table, name="table"),
+    path("<int:game_id>/verify/", views.verify, name="verify"),
+    path("series/<int:series_id>/", views.series_play, name="series_play"),
+]

@@ -1,0 +1,144 @@
+// The Snapszer table: renders the server's view frames (engine.observe of this seat) and sends
+// the actions the view lists as legal. No build step. docs/online.md ("Frames").
+(function () {
+  "use strict";
+  const root = document.getElementById("table");
+  if (!root) return;
+  const T = JSON.parse(document.getElementById("table-text").textContent);
+  const gameId = root.dataset.game;
+  const names = root.dataset.names.split("|");
+  const $ = (id) => document.getElementById(id);
+  const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
+  let ws = null, version = null, view = null, retry = 500;
+
+  function cardLabel(name) {
+    const suit = name.slice(-1);
+    return name.slice(0, -1) + SUITS[suit];
+  }
+  function cardEl(name, tag) {
+    const el = document.createElement(tag || "span");
+    el.className = "pcard suit-" + name.slice(-1);
+    el.textContent = cardLabel(name);
+    el.dataset.card = name;
+    return el;
+  }
+  function send(frame) {
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame));
+  }
+  function act(action) {
+    const sent = version;
+    send({ type: "act", version: version, action: action });
+    // No answer within 3 s (the game's owner process died and its lease has not expired yet):
+    // ask again; the next request after the lease expires starts a new owner from snapshot + log.
+    setTimeout(() => { if (version === sent) send({ type: "resync", version: version }); }, 3000);
+    for (const b of root.querySelectorAll("button.pcard, #actions button")) b.disabled = true;
+  }
+
+  function render(frame) {
+    version = frame.version;
+    view = frame.view;
+    const h = view.hand, me = view.seat, m = view.match;
+    const other = me === null ? null : 1 - me;
+    const who = (s) => names[s] || "seat " + s;
+    $("scoreboard").innerHTML = "";
+    const sb = document.createElement("div");
+    sb.textContent = T.match + ": " + who(0) + " " + m.scores[0] + " – " + m.scores[1] + " " + who(1) +
+      " · " + T.hand + " " + view.hand_number + " · " + T.points + " " + h.points.join(" – ");
+    $("scoreboard").appendChild(sb);
+    $("opponent").textContent = me === null ? who(0) + " / " + who(1) :
+      who(other) + ": " + h.opponent_hand_size;
+    if (me !== null) {
+      const backs = document.createElement("span"); backs.className = "backs";
+      for (let i = 0; i < h.opponent_hand_size; i++) backs.appendChild(document.createElement("i"));
+      $("opponent").appendChild(backs);
+    }
+    $("stock").innerHTML = "";
+    if (h.trump_card) {
+      const t = cardEl(h.trump_card); t.classList.add("trump-card"); $("stock").appendChild(t);
+    }
+    const info = document.createElement("span");
+    info.textContent = T.trump + " " + SUITS[h.trump_suit] + " · " + T.stock + " " + h.talon_size +
+      (h.closed_by !== null ? " (" + T.closed + ")" : "");
+    $("stock").appendChild(info);
+    $("trick").innerHTML = "";
+    if (h.lead_card) $("trick").appendChild(cardEl(h.lead_card));
+    else if (h.tricks.length) {
+      const last = h.tricks[h.tricks.length - 1];
+      const box = document.createElement("span"); box.className = "muted small"; box.textContent = T.lastHand + ": ";
+      $("trick").append(box, cardEl(last.lead), cardEl(last.follow));
+    }
+    const legal = h.legal_actions || [];
+    const plays = {}; legal.filter((a) => a.type === "play").forEach((a) => { plays[a.card] = a; });
+    const marriages = {}; legal.filter((a) => a.type === "marriage").forEach((a) => { marriages[a.card] = a; });
+    $("hand").innerHTML = "";
+    (h.hand || []).forEach((c) => {
+      const b = cardEl(c, "button");
+      b.type = "button";
+      b.disabled = !plays[c];
+      if (plays[c]) { b.classList.add("legal"); b.addEventListener("click", () => act(plays[c])); }
+      $("hand").appendChild(b);
+    });
+    $("actions").innerHTML = "";
+    legal.filter((a) => a.type !== "play").forEach((a) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = a.type === "declare" ? "primary" : "";
+      b.textContent = a.type === "marriage" ? T.marriage + " " + cardLabel(a.card) : (T[a.type] || a.type);
+      b.dataset.action = a.type;
+      b.addEventListener("click", () => act(a));
+      $("actions").appendChild(b);
+    });
+    const mustMove = legal.some((a) => a.type !== "declare");
+    $("status").textContent = me === null ? T.watching : (mustMove ? T.yourTurn : T.theirTurn);
+    if (frame.finished) ended(m, me);
+  }
+
+  function ended(m, me) {
+    const box = $("ended");
+    box.hidden = false;
+    const text = me === null ? (names[m.winner] + " " + T.winner) : (m.winner === me ? T.won : T.lost);
+    box.innerHTML = "<h2></h2><p></p><p><a></a> · <a></a></p>";
+    box.querySelector("h2").textContent = text;
+    box.querySelector("p").textContent = T.match + ": " + m.scores[0] + " – " + m.scores[1];
+    const links = box.querySelectorAll("a");
+    links[0].href = "verify/"; links[0].textContent = T.verify;
+    links[1].href = "../"; links[1].textContent = T.lobby;
+    $("status").textContent = text;
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    ws = new WebSocket(scheme + location.host + "/ws/games/" + gameId + "/");
+    ws.onopen = () => { retry = 500; if (version !== null) send({ type: "resync", version: version }); };
+    ws.onmessage = (e) => {
+      const frame = JSON.parse(e.data);
+      if (frame.type === "view") {
+        // Frames may arrive out of order across a multi-process layer: an older view is dropped.
+        if (version !== null && frame.version < version) return;
+        root.dataset.version = frame.version;
+        render(frame);
+      }
+      else if (frame.type === "error") {
+        $("status").textContent = frame.message;
+        // A refused move: ask for the current view again (the buttons come back with it).
+        if (frame.version !== null && frame.version !== undefined) send({ type: "resync", version: version });
+      }
+    };
+    ws.onclose = () => {
+      $("status").textContent = T.reconnecting;
+      setTimeout(connect, retry); retry = Math.min(retry * 2, 8000);
+    };
+  }
+  if (root.dataset.status === "open") {
+    // Wait for the opponent: the page reloads when the table has started.
+    setTimeout(() => location.reload(), 3000);
+    return;
+  }
+  connect();
+  document.addEventListener("keydown", (e) => {
+    // Keyboard: 1–6 play the n-th card of the hand when it is legal.
+    const n = parseInt(e.key, 10);
+    const cards = $("hand").querySelectorAll("button.pcard");
+    if (n >= 1 && n <= cards.length && !cards[n - 1].disabled) cards[n - 1].click();
+  });
+})();

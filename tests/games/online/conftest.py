@@ -1,0 +1,51 @@
+"""Online play in tests: bots without delay, every owner stopped when a scenario ends."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from channels.testing import WebsocketCommunicator
+
+from games.online.owner import OWNERS
+from snapleague.asgi import application
+
+# The browser tests' uvicorn server and Chromium (tests/tournaments/test_browser.py).
+from tests.tournaments.test_browser import _end_live_server_sessions, browser, server  # noqa: F401
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+@pytest.fixture(autouse=True)
+def _no_bot_delay(settings: Any) -> Iterator[None]:
+    settings.ONLINE_BOT_DELAY = 0.0
+    yield
+    OWNERS.clear()
+
+
+@pytest.fixture
+def robot_speed(settings: Any) -> None:
+    """A test that plays as fast as the frames come back is faster than the rate limit allows a
+    person (BURST, REFILL_PER_SECOND)."""
+    settings.ONLINE_SOCKET_RATE = (1000, 1000.0)
+
+
+async def opened(game_id: int, *headers: tuple[bytes, bytes]) -> WebsocketCommunicator:
+    sent = list(headers)
+    if not any(name == b"origin" for name, _ in sent):
+        sent.append(ORIGIN)
+    communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=sent)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def receive(communicator: WebsocketCommunicator, timeout: float = 10) -> dict[str, Any]:
+    frame: dict[str, Any] = await communicator.receive_json_from(timeout=timeout)
+    return frame
+
+
+async def send(communicator: WebsocketCommunicator, frame: Any) -> None:
+    await communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))

@@ -1,0 +1,122 @@
+"""Snapszer against a bot in headless Chromium, phone and desktop: create the table in the lobby,
+play the match to its end screen, its log and snapshots in the database, the deal verifiable.
+Two browser contexts play each other through an invitation link."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from games.models import GameLogEntry, GameSnapshot, OnlineGame
+from snapleague.chromium import CHROMIUM
+from tests.tournaments.test_browser import PHONE
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+SHOTS = "var/screenshots"
+
+
+pytestmark = [
+    pytest.mark.usefixtures("robot_speed"),
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+
+def _logged_in(browser: Any, server: str, username: str, device: dict[str, Any]) -> Any:
+    context = browser.new_context(**device)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto(f"{server}/accounts/login/?next=/play/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "pw-for-tests-only")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/play/$"))
+    return page
+
+
+def _play_one(page: Any) -> int | None:
+    """Make one move when it is this page's turn: the number of moves made (0 or 1), None once
+    the end screen shows."""
+    page.wait_for_function(
+        "() => !document.getElementById('ended').hidden ||"
+        " document.querySelector('#hand button.legal:not(:disabled), #actions button:not([data-action=declare]):not(:disabled)')"
+    )
+    if page.locator("#ended").is_visible():
+        return None
+    # One step in the page (a view frame may re-render the table between two Playwright calls):
+    # click the first legal card, else the first action that is not a declaration.
+    before = page.evaluate(
+        """() => {
+        const el = document.querySelector('#hand button.legal:not(:disabled)') ||
+                   document.querySelector('#actions button:not([data-action=declare]):not(:disabled)');
+        if (!el) return null;
+        const v = document.getElementById('table').dataset.version;
+        el.click();
+        return v;
+    }"""
+    )
+    if before is None:  # re-rendered between the wait and the click: look again
+        return 0
+    try:
+        page.wait_for_function(
+            "v => document.getElementById('table').dataset.version !== v || !document.getElementById('ended').hidden",
+            arg=before,
+        )
+    except Exception:
+        raise AssertionError(page.locator("#status").inner_text()) from None
+    return 1
+
+
+@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_snapszer_match_against_a_bot_is_played_to_the_end(
+    server: str, browser: Any, make_user: Any, device: dict[str, Any], settings: Any
+) -> None:
+    make_user("anna")
+    page = _logged_in(browser, server, "anna", device)
+    name = "phone" if device is PHONE else "desktop"
+    page.screenshot(path=f"{SHOTS}/online-lobby-{name}.png", full_page=True)
+    page.select_option("#level", "random")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    page.wait_for_selector("#hand button.pcard")
+    page.screenshot(path=f"{SHOTS}/online-table-{name}.png", full_page=True)
+    moves = 0
+    while (made := _play_one(page)) is not None:
+        moves += made
+        assert moves < 400
+    page.screenshot(path=f"{SHOTS}/online-ended-{name}.png", full_page=True)
+    game = OnlineGame.objects.get()
+    assert game.status == OnlineGame.Status.FINISHED
+    assert game.result is not None and game.result["winner"] in (0, 1)
+    ended = page.locator("#ended").inner_text()
+    assert ("won" in ended) == (game.result["winner"] == 0)
+    # each of her taps is logged, unless the page sent it on a view already outdated (refused stale)
+    assert 0 < GameLogEntry.objects.filter(game=game, user__username="anna").count() <= moves
+    assert GameLogEntry.objects.filter(game=game).count() == game.version
+    assert GameSnapshot.objects.filter(game=game).exists()
+    page.goto(f"{server}/play/{game.pk}/verify/")
+    assert page.locator("#checks").inner_text().count("✔") == 2
+    page.screenshot(path=f"{SHOTS}/online-verify-{name}.png", full_page=True)
+
+
+def test_two_people_play_each_other_through_an_invitation(server: str, browser: Any, make_user: Any) -> None:
+    make_user("anna")
+    make_user("bence")
+    anna = _logged_in(browser, server, "anna", PHONE)
+    anna.select_option("#opponent", "person")
+    anna.click("#new-table button[type=submit]")
+    anna.wait_for_url(re.compile(r"/play/\d+/$"))
+    invite = anna.locator("#waiting input").input_value()
+    bence = _logged_in(browser, server, "bence", DESKTOP)
+    bence.goto(invite)
+    bence.wait_for_selector("#hand button.pcard")
+    anna.wait_for_selector("#hand button.pcard")  # her page reloads once the table has started
+    for _ in range(6):  # a few moves each, whoever's turn it is
+        for page in (anna, bence):
+            if page.locator("#hand button.legal:not(:disabled)").count():
+                _play_one(page)
+    game = OnlineGame.objects.get()
+    users = set(GameLogEntry.objects.filter(game=game).values_list("user__username", flat=True))
+    assert users == {"anna", "bence"}

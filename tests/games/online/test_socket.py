@@ -1,0 +1,303 @@
+"""The game socket frame by frame: every message type, every error frame, resync, takeover."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.utils import timezone
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+
+from games.engine.protocol import engine_for
+from games.models import GameLease, GameLogEntry, OnlineGame
+from games.online import services
+from games.online.consumers import MAX_MESSAGE_CHARS
+from games.online.lease import lease_acquire, lease_renew
+from games.online.owner import OWNERS, owners_stop, view_frame
+from games.online.services import seat_join, state_load, table_create
+from snapleague.asgi import application
+from tests.games.online.conftest import opened, receive, send
+from tests.tournaments.live_sockets import run, session
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("one_connection_for_all_threads"),
+]
+
+ENGINE = engine_for("snapszer")
+
+
+@pytest.fixture
+def duel(make_user: Any) -> tuple[OnlineGame, Any, Any]:
+    """Anna (seat 0) and Bence (seat 1) at a Snapszer table, started."""
+    anna, bence = make_user("anna"), make_user("bence")
+    game = table_create(user=anna, kind="snapszer", options={}, seats=2)
+    seat_join(user=bence, token=game.invite_token, client_seed="ab" * 16)
+    game.refresh_from_db()
+    assert game.status == OnlineGame.Status.PLAYING
+    return game, session(anna), session(bence)
+
+
+def on_move(frame: dict[str, Any]) -> list[dict[str, Any]]:
+    return [a for a in frame["view"]["hand"].get("legal_actions", []) if a["type"] != "declare"]
+
+
+async def both_views(
+    a: WebsocketCommunicator, b: WebsocketCommunicator
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    return await receive(a), await receive(b)
+
+
+async def play(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> tuple[dict, dict]:
+    """The seat on move plays its first legal non-declaration action; both get the new view."""
+    mover, frame = (a, fa) if on_move(fa) else (b, fb)
+    await send(mover, {"type": "act", "version": frame["version"], "action": on_move(frame)[0]})
+    return await both_views(a, b)
+
+
+Body = Callable[[WebsocketCommunicator, WebsocketCommunicator, dict, dict], Awaitable[None]]
+
+
+def at_table(duel: tuple[OnlineGame, Any, Any], body: Body) -> None:
+    """Run ``body(anna's socket, bence's socket, her view, his view)`` at the duel's table, then
+    stop the owner."""
+    game, anna, bence = duel
+
+    async def scenario() -> None:
+        a, b = await opened(game.pk, anna), await opened(game.pk, bence)
+        fa, fb = await both_views(a, b)
+        try:
+            await body(a, b, fa, fb)
+        finally:
+            await owners_stop()
+
+    run(scenario)
+
+
+async def quiet(communicator: WebsocketCommunicator) -> None:
+    assert await communicator.receive_nothing(timeout=0.2)
+
+
+def test_each_seat_gets_its_own_view_and_a_spectator_sees_no_hand(duel: Any) -> None:
+    game, anna, bence = duel
+
+    async def scenario() -> None:
+        a, b = await opened(game.pk, anna), await opened(game.pk, bence)
+        watcher = await opened(game.pk)
+        fa, fb, fw = await receive(a), await receive(b), await receive(watcher)
+        state, version = await sync_to_async(state_load)(game)
+        assert fa == view_frame(ENGINE, state, version, 0)
+        assert fb == view_frame(ENGINE, state, version, 1)
+        assert fw == view_frame(ENGINE, state, version, None)
+        assert "hand" not in fw["view"]["hand"] and fa["view"]["hand"]["hand"] != fb["view"]["hand"]["hand"]
+        fa, fb = await play(a, b, fa, fb)
+        assert fa["version"] == fb["version"] == (await receive(watcher))["version"] == 1
+        await owners_stop()
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        ({"type": "dance"}, "malformed"),
+        ({"type": "act", "version": "0", "action": {}}, "malformed"),
+        ({"type": "act", "version": 0}, "malformed"),
+        ("x" * (MAX_MESSAGE_CHARS + 1), "too_large"),
+    ],
+    ids=["not-json", "not-object", "unknown-type", "version-not-int", "no-action", "oversized"],
+)
+def test_a_bad_frame_gets_an_error_frame_and_disturbs_nobody(duel: Any, frame: Any, code: str) -> None:
+    async def body(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> None:
+        await send(a, frame)
+        error = await receive(a)
+        assert error["type"] == "error" and error["code"] == code and error["message"], error
+        await quiet(b)
+        fa, fb = await play(a, b, fa, fb)  # the game goes on
+        assert fa["version"] == 1
+
+    at_table(duel, body)
+
+
+def test_refused_actions_get_the_translated_reason_and_the_current_version(duel: Any) -> None:
+    game, anna, bence = duel
+
+    async def scenario() -> None:
+        a, b = await opened(game.pk, anna), await opened(game.pk, bence)
+        watcher = await opened(game.pk)
+        fa, fb = await both_views(a, b)
+        await receive(watcher)
+        mover, frame, other, other_frame = (a, fa, b, fb) if on_move(fa) else (b, fb, a, fa)
+        action = on_move(frame)[0]
+        cases = [
+            (mover, {"type": "act", "version": 5, "action": action}, "stale"),
+            (other, {"type": "act", "version": 0, "action": action}, "not_your_seat"),
+            (
+                other,
+                {"type": "act", "version": 0, "action": {**action, "seat": other_frame["view"]["seat"]}},
+                None,
+            ),
+            (
+                mover,
+                {
+                    "type": "act",
+                    "version": 0,
+                    "action": {"type": "play", "seat": action["seat"], "card": "XX"},
+                },
+                "malformed",
+            ),
+            (watcher, {"type": "act", "version": 0, "action": action}, "spectator"),
+        ]
+        for socket, sent, code in cases:
+            await send(socket, sent)
+            error = await receive(socket)
+            assert error["type"] == "error" and error["version"] == 0, error
+            if code is not None:
+                assert error["code"] == code, error
+            else:  # the opponent's own card or move, not its turn: the engine's reason
+                assert error["code"] in ("not_your_turn", "not_legal"), error
+            assert error["message"] and "_" not in error["message"]
+        await quiet(a)
+        await quiet(b)
+        assert not await sync_to_async(GameLogEntry.objects.filter(game=game).exists)()
+        await owners_stop()
+
+    run(scenario)
+
+
+def test_ping_resync_and_a_reconnect_get_the_current_view(duel: Any) -> None:
+    game, anna, _ = duel
+
+    async def body(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> None:
+        await send(a, {"type": "ping", "t": 12.5})
+        assert await receive(a) == {"type": "pong", "t": 12.5}
+        for _ in range(3):
+            fa, fb = await play(a, b, fa, fb)
+        await a.disconnect()
+        again = await opened(game.pk, anna)  # Anna comes back: the view she missed nothing of
+        fresh = await receive(again)
+        assert fresh == fa and fresh["version"] == 3
+        await send(again, {"type": "resync", "version": 1})
+        assert await receive(again) == fresh
+
+    at_table(duel, body)
+
+
+def test_a_foreign_origin_is_refused(duel: Any) -> None:
+    game, anna, _ = duel
+
+    async def scenario() -> None:
+        communicator = WebsocketCommunicator(
+            application, f"/ws/games/{game.pk}/", headers=[(b"origin", b"http://evil.example"), anna]
+        )
+        connected, _ = await communicator.connect()
+        assert not connected
+
+    run(scenario)
+
+
+def test_a_flooding_socket_is_told_once_and_the_other_seat_plays_on(duel: Any) -> None:
+    async def body(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> None:
+        for _ in range(60):
+            await send(a, {"type": "ping"})
+        answers = []
+        while not await a.receive_nothing(timeout=0.3):
+            answers.append(await receive(a))
+        assert [f["code"] for f in answers if f["type"] == "error"] == ["flooding"]
+        assert sum(f["type"] == "pong" for f in answers) < 60
+        await quiet(b)
+
+    at_table(duel, body)
+
+
+@hsettings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    frames=st.lists(
+        st.one_of(
+            st.text(min_size=1, max_size=60),
+            st.dictionaries(
+                st.sampled_from(["type", "version", "action", "t"]),
+                st.one_of(
+                    st.sampled_from(["act", "resync", "ping", "play"]),
+                    st.integers(-2, 3),
+                    st.none(),
+                    st.fixed_dictionaries(
+                        {"type": st.sampled_from(["play", "close", "bid"]), "seat": st.integers(-1, 2)}
+                    ),
+                ),
+            ).map(json.dumps),
+        ),
+        max_size=6,
+    )
+)
+def test_fuzz_random_frames_never_crash_the_socket_or_disturb_the_game(duel: Any, frames: list[str]) -> None:
+    game = duel[0]
+
+    async def body(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> None:
+        for frame in frames:
+            await send(a, frame)
+        while not await a.receive_nothing(timeout=0.1):
+            await receive(a)
+        # the game is where it was (or moved by an act Anna was entitled to): it still plays on
+        state, version = await sync_to_async(state_load)(game)
+        await send(a, {"type": "resync", "version": 0})
+        fa = await receive(a)
+        assert fa == view_frame(ENGINE, state, version, 0)
+        await send(b, {"type": "resync", "version": 0})
+        while (fb := await receive(b))["version"] != version:
+            pass
+        await play(a, b, fa, fb)
+
+    at_table(duel, body)
+
+
+def test_a_dead_owners_game_is_taken_over_from_snapshot_and_log(duel: Any, monkeypatch: Any) -> None:
+    game = duel[0]
+    monkeypatch.setattr(services, "SNAPSHOT_EVERY", 3)
+
+    async def body(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> None:
+        for _ in range(7):
+            fa, fb = await play(a, b, fa, fb)
+        # the owner's process dies: its task is gone, its lease row still names it until it expires
+        owner = OWNERS[game.pk]
+        owner.task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await owner.task
+        await sync_to_async(GameLease.objects.filter(game=game).update)(
+            owner="dead-process", expires_at=timezone.now() - timedelta(seconds=1)
+        )
+        # the next input reaches this process, which takes the game over and accepts it
+        fa, fb = await play(a, b, fa, fb)
+        assert fa["version"] == 8
+        assert OWNERS[game.pk] is not owner
+
+    at_table(duel, body)
+    rows = list(GameLogEntry.objects.filter(game=game).values_list("seq", flat=True))
+    assert rows == list(range(1, 9))
+    assert game.snapshots.filter(seq=6).exists()
+    state, version = state_load(OnlineGame.objects.get(pk=game.pk))
+    replayed = ENGINE.replay(
+        game.setup, [ENGINE.action_from_dict(r.action) for r in game.log.order_by("seq")]
+    )
+    assert version == 8 and ENGINE.to_snapshot(state) == ENGINE.to_snapshot(replayed)
+
+
+def test_a_live_lease_is_not_taken_and_an_expired_one_is(duel: Any) -> None:
+    game, _, _ = duel
+    assert lease_acquire(game.pk, owner="one")
+    assert not lease_acquire(game.pk, owner="two")
+    assert lease_renew(game.pk, owner="one") and not lease_renew(game.pk, owner="two")
+    GameLease.objects.filter(game=game).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert not lease_renew(game.pk, owner="one")
+    assert lease_acquire(game.pk, owner="two")
+    assert not lease_acquire(game.pk, owner="one")

@@ -1,0 +1,60 @@
+"""Talking to the live-pages socket in tests: a communicator through the whole ASGI stack, and the
+frames it exchanges."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from snapleague.asgi import application
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    """Run an async scenario; its sync_to_async calls run back in this thread (this connection)."""
+    async_to_sync(scenario)()
+
+
+def session(user: Any) -> tuple[bytes, bytes]:
+    """The cookie header of a session of ``user`` (sync: make it before the scenario runs)."""
+    client = Client()
+    client.force_login(user)
+    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+
+async def opened(*headers: tuple[bytes, bytes]) -> WebsocketCommunicator:
+    """A connected communicator on /ws/live/ through snapleague.asgi.application, with ``headers``
+    (the site's own Origin unless one is given)."""
+    sent = list(headers)
+    if not any(name == b"origin" for name, _ in sent):
+        sent.append(ORIGIN)
+    communicator = WebsocketCommunicator(application, "/ws/live/", headers=sent)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def ask(communicator: WebsocketCommunicator, frame: Any) -> dict[str, Any]:
+    await communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+    answer: dict[str, Any] = await communicator.receive_json_from(timeout=5)
+    return answer
+
+
+async def still_answers(communicator: WebsocketCommunicator) -> None:
+    assert await ask(communicator, {"type": "ping"}) == {"type": "pong"}
+
+
+async def until_version(communicator: WebsocketCommunicator, topic: str, version: str) -> list[str]:
+    """The versions pushed for ``topic`` until ``version`` arrives (fails after 10 s)."""
+    seen: list[str] = []
+    while version not in seen:
+        frame = await communicator.receive_json_from(timeout=10)
+        assert frame["type"] == "changed" and frame["topic"] == topic, frame
+        seen.append(frame["version"])
+    return seen
