@@ -157,3 +157,10 @@ class InvalidRules(ValueError):
     def __init__(self, errors: Sequence[str]) -> None:
         super().__init__("; ".join(errors))
         self.errors = list(errors)
+
+
+class InvalidSnapshot(ValueError):
+    """Data that is not a snapshot this engine wrote (damaged, from another engine or version).
+
+    A snapshot is a cache: whoever holds the game's setup and log replays it instead.
+    """

@@ -8,6 +8,7 @@ live game; pages call :func:`table_create`, :func:`seat_join`, :func:`seats_fill
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.errors import InvalidRules
+from games.engine.errors import InvalidRules, InvalidSnapshot
 from games.engine.protocol import Engine, GameKind, engine_for
 from games.engine.sixtysix.bots import BOT_NAMES
 from games.models import GameLogEntry, GameSnapshot, OnlineGame, OnlineSeat
@@ -26,6 +27,8 @@ from snapleague.errors import ApplicationError, Conflict, NotFound
 from tournaments.engine_messages import problem_messages
 
 SNAPSHOT_EVERY = 20  # actions between snapshots: a takeover replays at most this many log rows
+
+logger = logging.getLogger(__name__)
 
 
 def engine_of(game: OnlineGame) -> Engine:
@@ -176,9 +179,14 @@ def state_load(game: OnlineGame) -> tuple[Any, int]:
     snapshot = game.snapshots.order_by("-seq").first()
     if snapshot is None:  # pragma: no cover - game_start always takes one
         raise RuntimeError(f"online game {game.pk} has no snapshot")
-    state = engine.from_snapshot(snapshot.data)
-    seq = snapshot.seq
-    for row in game.log.filter(seq__gt=snapshot.seq).order_by("seq"):
+    try:
+        state, seq = engine.from_snapshot(snapshot.data), snapshot.seq
+    except InvalidSnapshot:  # a cache: the setup and the whole log give the same state
+        logger.warning(
+            "online game %s: snapshot at seq %s is damaged; replaying the log", game.pk, snapshot.seq
+        )
+        state, seq = engine.replay(game.setup, []), 0
+    for row in game.log.filter(seq__gt=seq).order_by("seq"):
         state, _events = engine.apply(state, engine.action_from_dict(row.action))
         seq = row.seq
     return state, seq

@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from games.engine.cards import Suit
-from games.engine.errors import ActionError, InvalidRules
+from games.engine.errors import ActionError, InvalidRules, InvalidSnapshot
 from games.engine.sixtysix.cards import Card, is_pack, parse_card
 from games.engine.sixtysix.game import SixtySixGame, game_from_setup, game_setup
 from games.engine.sixtysix.match import match_fold
@@ -53,10 +53,6 @@ from games.engine.sixtysix.state import (
 )
 
 VERSION: Final = 1
-
-
-class InvalidSnapshot(ValueError):
-    """Data that is not a snapshot of a 66 game (or hand) this engine wrote."""
 
 
 # --- writing ------------------------------------------------------------------------------------

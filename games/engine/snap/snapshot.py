@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from games.engine.errors import InvalidRules
+from games.engine.errors import InvalidRules, InvalidSnapshot
 from games.engine.snap.decks import DECKS
 from games.engine.snap.events import SnapResult
 from games.engine.snap.game import match_keys
@@ -35,10 +35,6 @@ from games.engine.snap.rules import SnapRules
 from games.engine.snap.state import Board, CycleKey, Deal, Pool, SnapState, Table
 
 VERSION: Final = 1
-
-
-class InvalidSnapshot(ValueError):
-    """Data that is not a snapshot of a Snap state this engine wrote."""
 
 
 # --- writing ------------------------------------------------------------------------------------

@@ -290,6 +290,10 @@ def test_a_dead_owners_game_is_taken_over_from_snapshot_and_log(duel: Any, monke
         game.setup, [ENGINE.action_from_dict(r.action) for r in game.log.order_by("seq")]
     )
     assert version == 8 and ENGINE.to_snapshot(state) == ENGINE.to_snapshot(replayed)
+    # A damaged snapshot is only a lost cache: the log gives the same state.
+    game.snapshots.filter(seq=6).update(data={"damaged": True})
+    state, version = state_load(OnlineGame.objects.get(pk=game.pk))
+    assert version == 8 and ENGINE.to_snapshot(state) == ENGINE.to_snapshot(replayed)
 
 
 def test_a_live_lease_is_not_taken_and_an_expired_one_is(duel: Any) -> None:
