@@ -139,10 +139,13 @@ def make_series(make_tournament: Callable[..., Tournament]) -> Callable[..., Ser
         )
         round_, _ = Round.objects.get_or_create(stage=stage, number=1)
         seed = secrets.token_hex(8)
+        table = Series.objects.filter(round=round_).count() + 1
         series = Series.objects.create(
             stage=stage,
             round=round_,
-            table=Series.objects.filter(round=round_).count() + 1,
+            table=table,
+            key=f"R1-{table}",
+            seat_count=len(seated),
             format=tournament.series_format,
             seed=seed,
             seed_hash=seed_commitment(seed),

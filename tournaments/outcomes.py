@@ -206,8 +206,11 @@ def _lines(standings: pure_standings.Standings, group: int) -> list[StandingLine
 
 
 def stage_standings(stage: Stage) -> list[StandingLine]:
-    """Work out ``stage``'s standings from its confirmed results (pure functions do the work); a
-    void game counts for nothing."""
+    """Work out ``stage``'s standings from its confirmed results; its format ranks (pure functions do
+    the work). A void game counts for nothing; a series decided without games (a forfeit, a
+    withdrawal) counts by its placings; a walkover (a bracket bye) is not a series played."""
+    from tournaments.formats.registry import format_for
+
     game = GameKind(stage.tournament.game)
     records: list[tuple[int, pure_standings.SeriesRecord]] = []
     confirmed = (
@@ -219,9 +222,17 @@ def stage_standings(stage: Stage) -> list[StandingLine]:
     for result in confirmed:
         games_by_series.setdefault(result.game.series_id, []).append(result)
     for series in (
-        Series.objects.filter(stage=stage).prefetch_related("seats").order_by("round__number", "table")
+        Series.objects.filter(stage=stage, walkover=False)
+        .select_related("round")
+        .prefetch_related("seats")
+        .order_by("round__number", "table")
     ):
-        player_ids = tuple(s.player_id for s in sorted(series.seats.all(), key=lambda s: s.seat))
+        seats = sorted(series.seats.all(), key=lambda s: s.seat)
+        if len(seats) < 2:
+            continue
+        player_ids = tuple(s.player_id for s in seats)
+        games = games_by_series.get(series.pk, [])
+        decided_without_games = series.status == Series.Status.DECIDED and not games
         records.append(
             (
                 series.table,
@@ -230,32 +241,30 @@ def stage_standings(stage: Stage) -> list[StandingLine]:
                     length=pure_series.series_length(series.format),
                     games=tuple(
                         game_outcome(value, player_ids, sudden_death=r.game.sudden_death)
-                        for r in games_by_series.get(series.pk, [])
+                        for r in games
                         if not isinstance(value := r.value, VoidResult)
                     ),
                     seed=series.seed,
+                    result=tuple(series.placings.get(str(p)) for p in player_ids)
+                    if decided_without_games
+                    else None,
+                    round=series.round.number,
                 ),
             )
         )
-    chain = stage.tiebreaks or None
-    if game is GameKind.SNAP:
-        lines: list[StandingLine] = []
-        for table, record in records:
-            lines += _lines(pure_standings.table_standings(record, stage_seed=stage.seed, chain=chain), table)
-        return lines
-    entrants = list(
+    entrants = list(stage.entrants) or list(
         Entry.objects.filter(tournament=stage.tournament)
         .order_by("seed", "player__name")
         .values_list("player_id", flat=True)
     )
     byes = list(Round.objects.filter(stage=stage, bye__isnull=False).values_list("bye_id", flat=True))
-    standings = pure_standings.round_robin_standings(
+    groups = format_for(stage.format).standings(
         entrants,
-        [record for _table, record in records],
+        records,
         game=game,
+        options=stage.options,
         stage_seed=stage.seed,
-        chain=chain,
+        chain=tuple(stage.tiebreaks),
         byes=byes,
-        bye_score=pure_standings.ByeScore(stage.options.get("bye", "win")),
     )
-    return _lines(standings, 0)
+    return [line for group, standings in groups for line in _lines(standings, group)]
