@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from snapleague.errors import NotFound
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments.conftest import NEEDS_A_DATABASE_FILE
@@ -29,6 +30,7 @@ from tournaments.models import (
     Withdrawal,
 )
 from tournaments.services import stage_standings_recompute, tournament_players_enter
+from tournaments.stages import series_forfeit
 
 
 def _client(user: Account | None = None) -> APIClient:
@@ -179,6 +181,7 @@ def test_a_stage_seeded_from_an_earlier_ones_standings_takes_its_top_players(
         ("swiss", {}, {"tiebreaks": ["luck"]}, "tiebreaks.0", "invalid"),
         ("swiss", {}, {"seeded_from": 999999}, "seeded_from", "invalid"),
         ("swiss", {}, {"seeded_take": 1}, "seeded_take", "invalid"),
+        ("swiss", {}, {"seeded_take": 4}, "seeded_take", "invalid"),  # taken from no stage
         ("swiss", {}, {"name": ""}, "name", "invalid"),
     ],
 )
@@ -414,11 +417,40 @@ def test_a_no_show_forfeits_through_the_api_and_the_opponent_goes_on(
     assert response.json()["status"] == "decided" and response.json()["placings"] == {str(came): 1}
     assert Forfeit.objects.get(series=semi).player_id == away
     again = client.post(f"/api/series/{semi.pk}/forfeit/", {"players": [came]}, format="json")
-    assert again.status_code == 409 and again.json()["code"] == "series_started"
+    assert again.status_code == 409 and again.json()["code"] == "series_decided"
     with django_capture_on_commit_callbacks(execute=True):
         _play(stage, organiser)
     final = Series.objects.get(stage_id=stage, key="W2-1")
     assert came in set(final.seats.values_list("player_id", flat=True))
+
+
+@pytest.mark.django_db
+def test_a_forfeit_after_a_game_or_on_a_walkover_is_refused_with_the_reason(
+    cup: Callable[..., Tournament], organiser: Account
+) -> None:
+    tournament = cup(3)
+    client = _client(organiser)
+    stage = _stage(client, tournament, format="single_elimination", options={"seeding": "manual"})
+    client.post(f"/api/stages/{stage}/rounds/")
+    bye = Series.objects.get(stage_id=stage, walkover=True)
+    seated = bye.seats.get().player_id
+    response = client.post(f"/api/series/{bye.pk}/forfeit/", {"players": [seated]}, format="json")
+    # Service fix: this used to say that games were recorded, of a series nobody plays.
+    assert response.status_code == 409 and response.json()["code"] == "series_decided"
+    played = Series.objects.get(stage_id=stage, walkover=False)
+    first, second = (s.player for s in played.seats.order_by("seat"))
+    record_result(user=organiser, series_id=played.pk, game_number=1, result=snapszer_win(first, second))
+    response = client.post(f"/api/series/{played.pk}/forfeit/", {"players": [first.pk]}, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "series_started"
+    assert not Forfeit.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_forfeit_service_says_not_found_for_an_unknown_series(organiser: Account) -> None:
+    # Service fix: an unknown id raised Series.DoesNotExist (a 500 to any caller but the API).
+    with pytest.raises(NotFound) as refused:
+        series_forfeit(user=organiser, series_id=999999, player_ids=[1])
+    assert refused.value.code == "series_not_found"
 
 
 @pytest.mark.django_db
