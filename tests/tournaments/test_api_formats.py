@@ -67,14 +67,19 @@ def _stage(client: APIClient, tournament: Tournament, **body: Any) -> int:
     return int(response.json()["id"])
 
 
-def _play(stage_id: int, user: Account) -> int:
-    """Play every open two-seat series of the stage to its end (services, tasks run eagerly): the
-    player whose name sorts first wins the games still to play. Returns how many series were played."""
+def _play(
+    stage_id: int, user: Account, winner: Callable[[Series, list[Player]], Player] | None = None
+) -> int:
+    """Play every open two-seat series of the stage to its end (services, tasks run eagerly):
+    ``winner`` (default: the player whose name sorts first) wins the games still to play. Returns
+    how many series were played."""
     played = 0
     for series in Series.objects.filter(stage_id=stage_id, walkover=False).exclude(
         status=Series.Status.DECIDED
     ):
-        best, other = sorted((s.player for s in series.seats.select_related("player")), key=lambda p: p.name)
+        seated = sorted((s.player for s in series.seats.select_related("player")), key=lambda p: p.name)
+        best = winner(series, seated) if winner else seated[0]
+        other = next(p for p in seated if p != best)
         number = series.games.count()
         while series.status != Series.Status.DECIDED:
             number += 1
@@ -557,6 +562,65 @@ def test_a_swiss_bracket_names_the_standings_leader_once_finished(
     body = _client().get(f"/api/stages/{stage}/bracket/").json()
     assert body["status"] == "finished" and len(body["series"]) == 4
     assert all(s["phase"] == "swiss" and s["slots"] == [] for s in body["series"])
+    assert body["champion"] == {"player": Player.objects.get(name="P001").pk, "name": "P001"}
+
+
+@pytest.mark.django_db
+def test_a_double_elimination_with_a_reset_names_the_winner_of_the_second_grand_final(
+    cup: Callable[..., Tournament], organiser: Account, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament = cup(4)
+    client = _client(organiser)
+    stage = _stage(client, tournament, format="double_elimination", options={"seeding": "manual"})
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/api/stages/{stage}/rounds/")
+    p002 = Player.objects.get(name="P002")
+
+    def p002_loses_once_then_wins(series: Series, seated: list[Player]) -> Player:
+        # P002 loses the winners' final to P001, comes back through the losers' bracket and wins
+        # both grand finals: the first forces the reset.
+        if p002 in seated and series.key != "W2-1":
+            return p002
+        return seated[0]
+
+    for _wave in range(8):
+        with django_capture_on_commit_callbacks(execute=True):
+            if not _play(stage, organiser, p002_loses_once_then_wins):
+                break
+    body = _client().get(f"/api/stages/{stage}/bracket/").json()
+    keys = [s["key"] for s in body["series"]]
+    assert body["status"] == "finished" and "GF2" in keys, keys
+    finals = {s["key"]: s for s in body["series"] if s["phase"].startswith("grand_final")}
+    assert finals["GF2"]["phase"] == "grand_final_reset" and finals["GF2"]["placings"][str(p002.pk)] == 1
+    assert body["champion"] == {"player": p002.pk, "name": "P002"}
+    assert all(s["status"] == "decided" for s in body["series"])
+
+
+@pytest.mark.django_db
+def test_groups_then_playoff_is_played_to_a_champion_through_the_bracket(
+    cup: Callable[..., Tournament], organiser: Account, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament = cup(8)
+    client = _client(organiser)
+    stage = _stage(
+        client,
+        tournament,
+        format="groups_playoff",
+        options={"group_size": 4, "advance": 2, "seeding": "manual"},
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        published = client.post(f"/api/stages/{stage}/rounds/")
+    assert published.status_code == 201, published.json()
+    for _wave in range(12):
+        with django_capture_on_commit_callbacks(execute=True):
+            if not _play(stage, organiser):
+                break
+    body = _client().get(f"/api/stages/{stage}/bracket/").json()
+    assert body["status"] == "finished", [(s["key"], s["status"]) for s in body["series"]]
+    groups = [s for s in body["series"] if s["phase"] == "group"]
+    assert {s["group"] for s in groups} == {"A", "B"} and len(groups) == 12  # 2 groups of 4, all play all
+    playoff = [s for s in body["series"] if s["phase"] != "group"]
+    assert len(playoff) == 3 and all(s["status"] == "decided" for s in playoff)  # semis and the final
     assert body["champion"] == {"player": Player.objects.get(name="P001").pk, "name": "P001"}
 
 
