@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
@@ -560,3 +561,71 @@ def game_correction_get(*, user: AnyUser, series_id: int, game_number: int) -> t
         if line.game.number == game_number and line.current is not None:
             return page, line
     raise NotFound(code="game_not_found", message=_("This game has no result to correct."))
+
+
+# --- Stage pages: rounds, round pairings, the bracket ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    round: Round
+    series: list[Series]
+    flagged: bool
+
+
+@dataclass(frozen=True)
+class StagePage:
+    stage: Stage
+    tournament: Tournament
+    roles: Roles
+    rounds: list[RoundLine]
+    bracket: bool  # drawn as a bracket (series that send players on)
+    version: str
+    champion: Player | None
+    withdrawn: list[Any]
+    players: list[Player]
+
+
+def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
+    """A stage's page: its rounds (each series with its seats), whether it is a bracket, its
+    withdrawals, and the champion of a finished bracket."""
+    stage = stage_get(user=user, stage_id=stage_id)
+    tournament = stage.tournament
+    by_round: dict[int, list[Series]] = {}
+    series_all = list(
+        Series.objects.filter(stage=stage)
+        .prefetch_related("seats__player", "slots", "forfeits")
+        .order_by("round__number", "table")
+    )
+    for series in series_all:
+        by_round.setdefault(series.round_id, []).append(series)
+    rounds = [
+        RoundLine(r, by_round.get(r.pk, []), any(s.flagged for s in by_round.get(r.pk, [])))
+        for r in stage.rounds.select_related("bye").order_by("number")
+    ]
+    bracket = any(s.advance > 0 for s in series_all)
+    champion = None
+    if stage.status == Stage.Status.FINISHED and bracket and series_all:
+        last = max(series_all, key=lambda s: (s.round.number, -s.table))
+        winner = next((pid for pid, place in last.placings.items() if place == 1), None)
+        champion = Player.objects.filter(pk=winner).first() if winner else None
+    players = list(Player.objects.filter(pk__in=stage.entrants).order_by("name")) if stage.entrants else []
+    return StagePage(
+        stage=stage,
+        tournament=tournament,
+        roles=roles_get(user=user, tournament=tournament),
+        rounds=rounds,
+        bracket=bracket,
+        version=f"{stage.results_version}.{stage.standings_version}",
+        champion=champion,
+        withdrawn=list(stage.withdrawals.select_related("player")),
+        players=players,
+    )
+
+
+def stage_round_page_get(*, user: AnyUser, stage_id: int, number: int) -> tuple[StagePage, RoundLine]:
+    page = stage_page_get(user=user, stage_id=stage_id)
+    line = next((r for r in page.rounds if r.round.number == number), None)
+    if line is None:
+        raise NotFound(code="not_found", message=_("This stage has no round %(n)s yet.") % {"n": number})
+    return page, line
