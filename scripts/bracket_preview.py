@@ -4,7 +4,9 @@ markup) and take screenshots of it with headless Chromium, to look at the drawin
     .venv/bin/python -m scripts.bracket_preview [var/bracket-preview]
 
 Writes ``preview.html`` and ``bracket-390.png`` / ``bracket-1280.png`` (viewport screenshots,
-as ``chromium --headless --screenshot`` takes them) and ``bracket-print.pdf`` (the print rules).
+as ``chromium --headless --screenshot`` takes them), ``bracket-390-scrolled.png`` (the first
+bracket scrolled inside its box on a 390×844 phone: the header strip stays on top; Playwright), and
+``bracket-print.pdf`` (the print rules).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import sys
 from html import escape
 from pathlib import Path
 
-from snapleague.chromium import CHROMIUM, CHROMIUM_ARGS
+from playwright.sync_api import sync_playwright
+
+from snapleague.chromium import CHROMIUM, CHROMIUM_ARGS, launch
 from tests.tournaments import bracket_boxes
 from tournaments.bracket_svg import Box, BoxSeat, Column, Drawing, Section, bracket_drawing
 from tournaments.formats.base import FormatKey
@@ -97,6 +101,15 @@ def main(out: Path) -> None:
             capture_output=True,
         )
         print(f"wrote {png}")
+    scrolled = out / "bracket-390-scrolled.png"
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        tab = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        tab.goto(html.as_uri())
+        tab.locator(".bracket-scroll").first.evaluate("e => { e.scrollTop = 330; e.scrollLeft = 200; }")
+        tab.screenshot(path=str(scrolled))
+        browser.close()
+    print(f"wrote {scrolled}")
     pdf = out / "bracket-print.pdf"
     subprocess.run(
         [str(CHROMIUM), *CHROMIUM_ARGS, f"--print-to-pdf={pdf}", "--no-pdf-header-footer", html.as_uri()],

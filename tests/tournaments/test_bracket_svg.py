@@ -149,7 +149,8 @@ def check_geometry(sections: tuple[Section, ...], *, centred: bool = True) -> ET
                 feeders.setdefault(target, []).append(found[source])
         for target, rows in feeders.items():
             centre = found[target].centre
-            assert min(r.centre for r in rows) - 1 <= centre <= max(r.centre for r in rows) + 1, target
+            middle = (min(r.centre for r in rows) + max(r.centre for r in rows)) / 2
+            assert abs(centre - middle) <= 1, target  # midway between its feeders
     return root
 
 
@@ -415,6 +416,20 @@ def test_bad_input_is_refused() -> None:
         draw((Section("", (Column("", (Box("A", "A", (BoxSeat("x", state="winner"),)),)),)),))
 
 
+def test_a_target_in_another_section_is_a_label_whichever_comes_first() -> None:
+    early = Section("A", (Column("1", ()), Column("2", (Box("A2", "A2", (BoxSeat("x"), BoxSeat("y"))),))))
+    late = Section(
+        "B",
+        (
+            Column("1", (Box("B1", "B1", (BoxSeat("x"), BoxSeat("y")), to=("B2", "A2")),)),
+            Column("2", (Box("B2", "B2", (BoxSeat(""), BoxSeat(""))),)),
+        ),
+    )
+    root = parse(draw((early, late)).body_svg)
+    assert [(f, t) for f, t, _ in paths(root)] == [("B1", "B2")]
+    assert texts(box_group(root, "B1"), "dest") == ["→ A2"]
+
+
 def test_nothing_to_draw_is_still_an_svg() -> None:
     drawing = draw(())
     assert parse(drawing.body_svg).findtext("s:title", namespaces=NS) == "The bracket"
@@ -478,6 +493,131 @@ def test_the_partial_puts_the_drawing_in_a_scrolling_wrapper() -> None:
     drawing = draw(bracket_boxes.sections(bracket_boxes.play(FormatKey.SINGLE_ELIMINATION, 4, seed=1)))
     html = render_to_string("tournaments/_bracket.html", {"drawing": drawing})
     assert (
-        f'<div class="bracket-scroll" tabindex="0"><div class="bracket-head">{drawing.header_svg}</div>'
+        f'<div class="bracket-scroll" id="bracket" tabindex="0"><div class="bracket-head">{drawing.header_svg}</div>'
         f"{drawing.body_svg}</div>"
     ) in html
+    html = render_to_string("tournaments/_bracket.html", {"drawing": drawing, "bracket_id": "stage-3"})
+    assert '<div class="bracket-scroll" id="stage-3" tabindex="0">' in html
+
+
+# -- in a browser: the scroll box, the sticky header strip, print ------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(
+    not Path("/usr/bin/chromium").exists(), reason="needs Debian's chromium at /usr/bin/chromium"
+)
+def test_in_chromium_the_bracket_scrolls_in_its_box_under_a_sticky_header(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from snapleague.chromium import launch
+
+    played = bracket_boxes.play(FormatKey.DOUBLE_ELIMINATION, 32, seed=5, rounds=4)
+    drawing = draw(bracket_boxes.sections(played))
+    css = "".join((ROOT / "static/css" / name).read_text() for name in ("snapleague.css", "bracket.css"))
+    html = (
+        f'<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<style>{css}</style></head><body><main><h1>Bracket</h1>"
+        f'<div class="bracket-scroll" tabindex="0"><div class="bracket-head">{drawing.header_svg}</div>'
+        f"{drawing.body_svg}</div><p>after</p></main></body></html>"
+    )
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            for viewport in ({"width": 390, "height": 844}, {"width": 1280, "height": 900}):
+                page = browser.new_page(viewport=viewport)
+                page.set_content(html)
+                box = page.locator(".bracket-scroll")
+                sizes = box.evaluate("e => [e.scrollWidth, e.clientWidth, e.scrollHeight, e.clientHeight]")
+                assert sizes[0] >= drawing.width  # the whole drawing is in the box
+                assert sizes[0] > sizes[1] and sizes[2] > sizes[3]  # both ways, inside the box
+                assert sizes[3] <= 0.8 * viewport["height"] + 2
+                # the page itself does not scroll sideways
+                assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
+                top = box.evaluate("e => e.getBoundingClientRect().top + e.clientTop")
+                box.evaluate("e => { e.scrollTop = 600; e.scrollLeft = 300; }")
+                head = page.locator(".bracket-head").evaluate("e => e.getBoundingClientRect().top")
+                assert abs(head - top) <= 1  # stuck to the top of the box
+                lefts = page.evaluate(
+                    "[...document.querySelectorAll('.bracket-svg')].map(e => e.getBoundingClientRect().left)"
+                )
+                assert (
+                    lefts[0] == lefts[1]
+                )  # the strip scrolls sideways with the body: titles stay over their columns
+                page.emulate_media(media="print")
+                styles = box.evaluate("e => [getComputedStyle(e).overflowX, getComputedStyle(e).maxHeight]")
+                assert styles == ["visible", "none"]
+                assert page.locator(".bracket-head").evaluate("e => getComputedStyle(e).position") == "static"
+                widths = page.evaluate(
+                    "[...document.querySelectorAll('.bracket-svg')].map(e => e.getBoundingClientRect().width)"
+                )
+                assert all(w <= viewport["width"] for w in widths)  # scaled to the page
+                fill = page.locator(".bracket-body-svg .bx-bg").first.evaluate(
+                    "e => getComputedStyle(e).stroke"
+                )
+                assert fill == "rgb(0, 0, 0)"
+                page.close()
+        finally:
+            browser.close()
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(
+    not Path("/usr/bin/chromium").exists(), reason="needs Debian's chromium at /usr/bin/chromium"
+)
+def test_in_chromium_a_reloaded_bracket_keeps_its_scroll_position() -> None:
+    """The page follows results by swapping the fragment in (htmx); static/js/bracket.js keeps the
+    phone where it had scrolled. Without the script the swap sends it back to the top left."""
+    from django.template.loader import render_to_string
+    from playwright.sync_api import Route, sync_playwright
+
+    from snapleague.chromium import launch
+
+    before = bracket_boxes.play(FormatKey.DOUBLE_ELIMINATION, 16, seed=2, rounds=3)
+    after = bracket_boxes.play(FormatKey.DOUBLE_ELIMINATION, 16, seed=2, rounds=4)
+    fragment = [
+        render_to_string("tournaments/_bracket.html", {"drawing": draw(bracket_boxes.sections(p))})
+        for p in (before, after)
+    ]
+    decided = fragment[1].count('class="bx bx-decided')
+    assert decided > fragment[0].count('class="bx bx-decided')  # the new version has new results
+    static = ROOT / "static"
+    head = "".join(
+        [
+            f"<style>{(static / 'css/snapleague.css').read_text()}{(static / 'css/bracket.css').read_text()}</style>",
+            f"<script>{(static / 'vendor/htmx-2.0.11.min.js').read_text()}</script>",
+        ]
+    )
+    script = f"<script>{(static / 'js/bracket.js').read_text()}</script>"
+
+    def serve(route: Route) -> None:
+        url = route.request.url
+        if url.endswith("/fragment"):
+            route.fulfill(body=fragment[1], content_type="text/html")
+        else:
+            body = fragment[0] + (script if url.endswith("/with") else "")
+            route.fulfill(
+                body=f"<!doctype html><html><head>{head}</head><body>{body}</body></html>",
+                content_type="text/html",
+            )
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            kept = {}
+            for page_path in ("with", "without"):
+                page = browser.new_page(viewport={"width": 390, "height": 844})
+                page.route("http://bracket.test/**", serve)
+                page.goto(f"http://bracket.test/{page_path}")
+                page.locator("#bracket").evaluate("e => { e.scrollLeft = 250; e.scrollTop = 200; }")
+                page.evaluate("htmx.ajax('GET', '/fragment', {target: '#bracket', swap: 'outerHTML'})")
+                page.wait_for_function(f"document.querySelectorAll('.bx-decided').length === {decided}")
+                assert page.locator("#bracket").count() == 1
+                kept[page_path] = page.locator("#bracket").evaluate("e => [e.scrollLeft, e.scrollTop]")
+                page.close()
+        finally:
+            browser.close()
+    assert kept["with"] == [250, 200]
+    assert kept["without"] == [0, 0]
