@@ -55,7 +55,8 @@ SECTION_GAP = 18
 
 NAME_BUDGET = 22  # characters of a name shown in a seat; longer names end in "…"
 NAME_BUDGET_SHORT = 14  # … in a seat that also shows a "→ key" label
-LABEL_BUDGET = 18  # a box's label
+LABEL_BUDGET = 24  # a box's label (fewer when the key and a status share its line)
+KEY_BUDGET = 10
 TITLE_BUDGET = 28  # a column title
 NOTE_BUDGET = 30
 ELLIPSIS = "…"
@@ -294,43 +295,50 @@ def _box_svg(here: _Placed, placed: Mapping[str, _Placed], words: Mapping[str, s
         f'<rect class="bx-bg" x="{x}" y="{y}" width="{BOX_W}" height="{here.h}" rx="4" '
         f'fill="#fff" stroke="#c5ccd3"{dash}/>'
     )
-    # The head: label left; the key (muted), and "live" or "walkover", right.
-    inner.append(
-        f'<text class="bx-label" x="{x + 6}" y="{y + 13}" font-size="11" font-weight="bold">'
-        f"{_text(_cut(box.label, LABEL_BUDGET))}</text>"
-    )
+    # The head: label left; the key (muted), and "live" or "walkover", right. The label gets the
+    # characters the right side leaves (about 7 px each at 11 px bold; 6 px at 10 px).
     right = x + BOX_W - 6
     if box.label != box.key:
+        key = _cut(box.key, KEY_BUDGET)
         inner.append(
             f'<text class="bx-key" x="{right}" y="{y + 13}" font-size="10" text-anchor="end" fill="#5f6b76">'
-            f"{_text(box.key)}</text>"
+            f"{_text(key)}</text>"
         )
-        right -= 6 * len(box.key) + 8
+        right -= 6 * len(key) + 8
     if box.status == "playing":
+        live = _cut(words["live"], 10)
         inner.append(
             f'<text class="bx-live" x="{right}" y="{y + 13}" font-size="10" text-anchor="end" fill="#a66b00">'
-            f"{_text(_cut(words['live'], 10))}</text>"
+            f"{_text(live)}</text>"
         )
         inner.append(
-            f'<circle class="live-dot" cx="{right - 6 * len(_cut(words["live"], 10)) - 6}" cy="{y + 9}" r="3.5" '
-            f'fill="#d93025"/>'
+            f'<circle class="live-dot" cx="{right - 6 * len(live) - 6}" cy="{y + 9}" r="3.5" fill="#d93025"/>'
         )
+        right -= 6 * len(live) + 16
     elif box.status == "walkover":
+        walkover = _cut(words["walkover"], 14)
         inner.append(
             f'<text class="bx-wo" x="{right}" y="{y + 13}" font-size="10" text-anchor="end" '
-            f'font-style="italic" fill="#5f6b76">{_text(_cut(words["walkover"], 14))}</text>'
+            f'font-style="italic" fill="#5f6b76">{_text(walkover)}</text>'
         )
+        right -= 6 * len(walkover) + 6
+    budget = max(4, min(LABEL_BUDGET, (right - x - 6) // 7))
+    inner.append(
+        f'<text class="bx-label" x="{x + 6}" y="{y + 13}" font-size="11" font-weight="bold">'
+        f"{_text(_cut(box.label, budget))}</text>"
+    )
     for row, seat in enumerate(box.seats):
         top = y + HEAD_H + row * ROW_H
         inner.append(
             f'<line class="bx-sep" x1="{x}" y1="{top}" x2="{x + BOX_W}" y2="{top}" stroke="#e3e7eb"/>'
         )
-        if seat.score:
+        score = seat.score or (words["forfeit"] if seat.state == "forfeit" else "")
+        if score:
             won = seat.state == "won"
             inner.append(
                 f'<text class="sc{" sc-won" if won else ""}" x="{x + BOX_W - 8}" y="{top + 15}" '
                 f'text-anchor="end"{' font-weight="bold"' if won else ""}>'
-                f"{_text(_cut(seat.score, 4))}</text>"
+                f"{_text(_cut(score, 4))}</text>"
             )
     if 0 < box.advance < len(box.seats) and len(box.seats) > 2:
         cut = y + HEAD_H + box.advance * ROW_H

@@ -8,6 +8,7 @@ the screenshot script.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from games.engine.protocol import GameKind
@@ -40,7 +41,7 @@ def play(
     key: FormatKey,
     entrants: int,
     *,
-    options: dict[str, object] | None = None,
+    options: Mapping[str, object] | None = None,
     seed: int = 1,
     rounds: int | None = None,
     no_show: float = 0.0,
@@ -75,7 +76,7 @@ def play(
         state = replace(state, results=results)
         if last:
             break
-    checked = fmt.check_options(state.options, game=state.game, entrants=entrants)  # type: ignore[attr-defined]
+    checked = fmt.check_options(state.options, game=state.game, entrants=entrants)
     bracket = fmt.bracket(entrants, checked)  # type: ignore[attr-defined]
     return Played(state, bracket, frozenset(playing))
 
@@ -133,7 +134,7 @@ def box(node: BracketSeries, series: PlannedSeries | None, played: Played) -> Bo
     result = played.state.results.get(node.key)
     if series.walkover:
         seats = tuple(
-            BoxSeat(p, state="won", url=f"/players/{p}/") if p is not None else BoxSeat("", state="bye")
+            BoxSeat(str(p), state="won", url=f"/players/{p}/") if p is not None else BoxSeat("", state="bye")
             for p in series.seats
         )
         seats = tuple(sorted(seats, key=lambda s: s.state != "won"))
@@ -142,7 +143,8 @@ def box(node: BracketSeries, series: PlannedSeries | None, played: Played) -> Bo
         status = "playing" if node.key in played.playing else "pending"
         seats = tuple(
             BoxSeat(
-                p or "", score="1" if status == "playing" and i == 0 else "0" if status == "playing" else ""
+                str(p or ""),
+                score="1" if status == "playing" and i == 0 else "0" if status == "playing" else "",
             )
             for i, p in enumerate(series.seats)
         )
@@ -157,11 +159,11 @@ def box(node: BracketSeries, series: PlannedSeries | None, played: Played) -> Bo
         if player is None:
             seats_list.append(BoxSeat("", state="empty"))
         elif place is None:
-            seats_list.append(BoxSeat(player, state="forfeit", url=f"/players/{player}/"))
+            seats_list.append(BoxSeat(str(player), state="forfeit", url=f"/players/{player}/"))
         else:
             won = place <= node.advance
             goes_on = place <= len(to) and to[place - 1] is not None  # e.g. down to the losers' bracket
             score = str(len(series.seats) - place + 1) if len(series.seats) > 2 else ("2" if won else "1")
             state = "won" if won else "" if goes_on else "out"
-            seats_list.append(BoxSeat(player, score=score, state=state, url=f"/players/{player}/"))
+            seats_list.append(BoxSeat(str(player), score=score, state=state, url=f"/players/{player}/"))
     return Box(node.key, label, tuple(seats_list), url=url, status="decided", advance=node.advance, to=to)

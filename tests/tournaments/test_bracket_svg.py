@@ -367,6 +367,32 @@ def test_seat_states_have_their_class_and_look(
         assert not {"font-weight", "fill", "font-style"} & set(text.attrib)
 
 
+def test_a_forfeit_without_a_score_says_so_in_the_score_column() -> None:
+    root = one_box(
+        Box("A", "Table 1", (BoxSeat("Ann", "", "won"), BoxSeat("Bo", "", "forfeit")), status="decided")
+    )
+    assert texts(box_group(root, "A"), "sc") == ["ff"]
+    assert "Bo ff" in (box_group(root, "A").find("s:title", NS).text or "")  # type: ignore[union-attr]
+
+
+def test_a_long_label_leaves_room_for_the_key_and_the_live_mark() -> None:
+    label = "Winners' semi-final, table 12"
+    seats = (BoxSeat("Ann", "1"), BoxSeat("Bo", "0"))
+    shown = {}
+    for status in ("pending", "playing"):
+        root = one_box(Box("W3-1", label, seats, status=status))
+        g = box_group(root, "W3-1")
+        (shown[status],) = texts(g, "bx-label")
+        assert label in (g.findtext("s:title", namespaces=NS) or "")
+        if status == "playing":
+            dot = g.find(".//s:circle[@class='live-dot']", NS)
+            assert dot is not None
+            # about 7 px a character at 11 px bold: the label ends before the dot
+            assert column_x(0) + 6 + 7 * len(shown[status]) < float(dot.get("cx", "")) - 4
+    assert all(v.endswith(ELLIPSIS) for v in shown.values())
+    assert len(shown["playing"]) < len(shown["pending"]) < len(label)
+
+
 def test_an_empty_name_is_an_empty_seat() -> None:
     root = one_box(Box("A", "Table 1", (BoxSeat(""), BoxSeat("Bo"))))
     assert texts(box_group(root, "A"), "nm") == ["—", "Bo"]
