@@ -156,7 +156,8 @@ def bracket_drawing(
     should build: a key used twice, an unknown status or seat state, an URL that is not relative,
     http or https.
     """
-    words = {**TEXTS, **(texts or {})}
+    # str(): the caller's texts may be lazy translations
+    words = {key: str(value) for key, value in {**TEXTS, **(texts or {})}.items()}
     _check(sections)
     columns = max((len(s.columns) for s in sections), default=0)
     width = 2 * PAD + max(columns, 1) * BOX_W + max(columns - 1, 0) * COL_GAP
@@ -410,8 +411,8 @@ def _box_title(box: Box, words: Mapping[str, str]) -> str:
         " ".join(
             part
             for part in (
-                words["bye"] if seat.state == "bye" else seat.name or words["empty"],
-                seat.score,
+                words["bye"] if seat.state == "bye" else str(seat.name) or words["empty"],
+                str(seat.score),
                 words["forfeit"] if seat.state == "forfeit" else "",
             )
             if part
@@ -426,7 +427,7 @@ def _box_title(box: Box, words: Mapping[str, str]) -> str:
 def _column_titles(section: Section, baseline: int) -> str:
     return "".join(
         f'<text class="col-title" x="{column_x(c)}" y="{baseline}" font-weight="bold" fill="#5f6b76">'
-        + (f"<title>{_text(column.title)}</title>" if len(column.title) > TITLE_BUDGET else "")
+        + (f"<title>{_text(column.title)}</title>" if len(str(column.title)) > TITLE_BUDGET else "")
         + f"{_text(_cut(column.title, TITLE_BUDGET))}</text>"
         for c, column in enumerate(section.columns)
         if column.title
@@ -468,12 +469,13 @@ def _url(url: str) -> str:
 
 def _cut(text: str, budget: int) -> str:
     """``text`` shortened to ``budget`` characters, the last one an ellipsis when it was longer."""
+    text = str(text)  # a lazy translation becomes its text
     return text if len(text) <= budget else text[: budget - 1].rstrip() + ELLIPSIS
 
 
 def _text(text: str) -> str:
-    return escape(_NOT_XML.sub("\ufffd", text), quote=False)
+    return escape(_NOT_XML.sub("\ufffd", str(text)), quote=False)
 
 
 def _attr(text: str) -> str:
-    return escape(_NOT_XML.sub("\ufffd", text), quote=True)
+    return escape(_NOT_XML.sub("\ufffd", str(text)), quote=True)

@@ -418,6 +418,25 @@ def test_texts_are_the_callers() -> None:
     assert "bx-walkover" in a.get("class", "") and "bx-playing" in b.get("class", "")
 
 
+def test_lazy_translations_are_taken_as_their_text() -> None:
+    from django.utils.translation import gettext_lazy
+
+    lazy = gettext_lazy
+    box = Box(
+        "A",
+        lazy("Final"),  # type: ignore[arg-type]
+        (BoxSeat(lazy("Anna"), lazy("2"), "won"), BoxSeat("", state="bye")),  # type: ignore[arg-type]
+        note=lazy("flagged"),  # type: ignore[arg-type]
+    )
+    section = Section(lazy("Playoff"), (Column(lazy("Final round, the one that decides it all"), (box,)),))  # type: ignore[arg-type]
+    drawing = draw((section,), texts={"bye": lazy("bye (lazy)")})
+    root = parse(drawing.body_svg)
+    assert texts(root, "sec-title") == ["Playoff"]
+    assert texts(box_group(root, "A"), "nm") == ["Anna", "bye (lazy)"]
+    assert "Final (A)" in (box_group(root, "A").findtext("s:title", namespaces=NS) or "")
+    assert texts(parse(drawing.header_svg), "col-title")[0].endswith(ELLIPSIS)
+
+
 def test_statuses_and_flags_are_classes() -> None:
     boxes = tuple(
         Box(status, status, (BoxSeat("A"), BoxSeat("B")), status=status)
