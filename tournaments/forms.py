@@ -162,12 +162,14 @@ class StageCreateForm(forms.Form):
     chosen format's); only the chosen format's options are sent to the service, which checks them."""
 
     name = forms.CharField(label=_("Name"), max_length=120, initial=_("League"))
-    format = forms.ChoiceField(label=_("Format"), widget=forms.RadioSelect)
+    # Not required: a form sent without them makes a round robin published automatically.
+    format = forms.ChoiceField(label=_("Format"), widget=forms.RadioSelect, required=False)
     publishing = forms.ChoiceField(
         label=_("Later rounds are published"),
         choices=Stage.Publishing.choices,
         initial=Stage.Publishing.AUTOMATIC,
         widget=forms.RadioSelect,
+        required=False,
     )
     seeded_from = forms.ModelChoiceField(
         label=_("Players from an earlier stage"),
@@ -206,6 +208,8 @@ class StageCreateForm(forms.Form):
 
     def service_kwargs(self, tournament: Tournament) -> dict[str, Any]:
         data = self.cleaned_data
+        data["format"] = data.get("format") or FormatKey.ROUND_ROBIN.value
+        data["publishing"] = data.get("publishing") or Stage.Publishing.AUTOMATIC
         chosen = FORMATS[FormatKey(data["format"])].option_specs(self.game)
         options = {name: data[name] for name in chosen if data.get(name) not in (None, "")}
         return {

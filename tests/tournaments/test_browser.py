@@ -183,7 +183,9 @@ def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
     watcher_context.set_default_timeout(15_000)
     version_requests: list[str] = []
     standings = _watch(watcher_context, f"{server}/stages/{stage.pk}/standings/", version_requests)
-    assert standings.locator("text=No standings yet").is_visible()
+    # Publishing the round made version 1: everyone listed, nothing played yet.
+    assert standings.locator("#standings tbody tr").count() == 8  # two tables of 4
+    assert standings.evaluate("document.querySelector('#standings').dataset.version") == "1.1"
     table_page = _watch(watcher_context, f"{server}/series/{tables[0].pk}/", version_requests)
 
     # When the referee records ten games on the two tables by tapping (winners rotate: nobody gets
@@ -200,7 +202,7 @@ def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
         assert referee_page.locator("#preview").inner_text().endswith(winner.name)
         tapped_at = time.time() * 1000
         referee_page.locator("button.submit").tap()
-        expected = f"{tap + 1}.{tap + 1}"
+        expected = f"{tap + 2}.{tap + 2}"
         standings.wait_for_function(
             f"window.changes.some((c) => c.version === '{expected}')", timeout=10_000, polling=50
         )
@@ -213,7 +215,7 @@ def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
     # and without a reload;
     assert version_requests == []
     assert standings.evaluate("window.notReloaded") is True
-    assert f"Version {TAPS}" in standings.locator("#standings .version").inner_text()
+    assert f"Version {TAPS + 1}" in standings.locator("#standings .version").inner_text()  # the publish, then the taps
     assert not standings.locator("#standings .updating").count()
     table_page.wait_for_function(f"document.querySelector('#series-live').dataset.version === '{TAPS // 2}'")
     assert table_page.locator("#series-live li.game").count() == TAPS // 2
@@ -251,10 +253,65 @@ def test_a_page_without_a_socket_still_follows_by_polling(
     record_result(user=referee, series_id=tables[0].pk, game_number=1, result=snap_win(*seated))
 
     # Then its 2-s poller finds the new version and the table follows, without a reload.
-    page.wait_for_function("document.querySelector('#standings').dataset.version === '1.1'", timeout=10_000)
+    page.wait_for_function("document.querySelector('#standings').dataset.version === '2.2'", timeout=10_000)
     assert page.locator("#standings tbody tr").first.inner_text().startswith("1")
     assert seated[0].name in page.locator("#standings tbody tr").first.inner_text()
     assert version_requests, "the table changed without polling"
     assert page.evaluate("window.notReloaded") is True
     page.goto("about:blank")
     context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_bracket_page_shows_the_next_round_after_a_result(
+    server: str, browser: Any, club: Any, referee: Any, players: list[Player]
+) -> None:
+    # Given a Snapszer knockout of four, seeded by the entry list, watched on a phone and a desktop;
+    organiser = club.organisers.get()
+    tournament = tournament_create(user=organiser, club=club, name="Cup", game=GameKind.SNAPSZER)
+    tournament_players_add(user=organiser, tournament=tournament, players=players[:4])
+    tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
+    stage = stage_create(
+        user=organiser,
+        tournament=tournament,
+        name="Knockout",
+        format=StageFormat.SINGLE_ELIMINATION,
+        options={"seeding": "manual"},
+    )
+    stage_rounds_generate(user=organiser, stage_id=stage.pk)
+    semis = list(Series.objects.filter(stage=stage).order_by("table"))
+    pages = []
+    for viewport in (PHONE, {"viewport": {"width": 1280, "height": 800}}):
+        context = browser.new_context(**viewport)
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        page.goto(f"{server}/stages/{stage.pk}/")
+        page.wait_for_function("window.snapLive && snapLive.subscribed().length === 1")
+        page.evaluate("window.notReloaded = true")
+        assert page.locator(".bracket-scroll svg").count() >= 1
+        assert page.locator("svg a[href*='/series/']").count() == 2  # the two semi-finals, linked
+        pages.append(page)
+
+    # When both semi-finals are won 2-0 by their first seat,
+    winners = []
+    for series in semis:
+        first, second = _seated(series)
+        winners.append(first)
+        for number in (1, 2):
+            record_result(
+                user=referee,
+                series_id=series.pk,
+                game_number=number,
+                result={"score": {str(first.pk): 7, str(second.pk): 3}},
+            )
+
+    # Then, without a reload, each page draws the final between the two winners, linked to it.
+    final = None
+    for page in pages:
+        page.wait_for_function("document.querySelectorAll(\"svg a[href*='/series/']\").length === 3")
+        final = final or Series.objects.get(stage=stage, key="W2-1")
+        box = page.locator(f"svg a[href$='/series/{final.pk}/']")
+        text = box.text_content() or ""
+        assert winners[0].name in text and winners[1].name in text
+        assert page.evaluate("window.notReloaded") is True
+        page.context.close()
