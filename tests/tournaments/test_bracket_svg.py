@@ -31,6 +31,7 @@ from tournaments.bracket_svg import (
     column_x,
 )
 from tournaments.formats.base import FormatKey
+from tournaments.formats.registry import FORMATS
 
 NS = {"s": SVG_NS}
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,7 +166,7 @@ def test_single_elimination_geometry(entrants: int) -> None:
     root = check_geometry(sections)
     # the whole stage was played: the final is decided, its winner in bold at the top
     final = max(rects(root).items(), key=lambda kv: kv[1].x)[0]
-    champion = bracket_boxes.FORMATS[FormatKey.SINGLE_ELIMINATION].champion(played.state)  # type: ignore[attr-defined]
+    champion = FORMATS[FormatKey.SINGLE_ELIMINATION].champion(played.state)  # type: ignore[attr-defined]
     assert texts(box_group(root, final).find(".//s:g[@class='seat seat-won']", NS), "nm") == [champion]  # type: ignore[arg-type]
 
 
@@ -227,6 +228,29 @@ def test_tables_elimination_geometry_and_cut(entrants: int, size: int, advance: 
     assert cut.get("stroke-dasharray")
     won = box_group(root, first.key).findall(".//s:g[@class='seat seat-won']", NS)
     assert len(won) == min(advance, len(first.seats) - 1)
+
+
+@pytest.mark.parametrize(
+    ("key", "entrants", "options"),
+    [
+        (FormatKey.GROUPS_PLAYOFF, 16, {"group_size": 4, "advance": 2}),
+        (FormatKey.GROUPS_PLAYOFF, 12, {"group_size": 4, "advance": 2, "playoff": "double_elimination"}),
+        (FormatKey.HEATS, 22, {"table_size": 4, "advance": 2, "repechage": True}),
+    ],
+)
+def test_groups_and_heats_from_their_published_rounds(
+    key: FormatKey, entrants: int, options: dict[str, object]
+) -> None:
+    played = bracket_boxes.play(key, entrants, options=options, seed=entrants)
+    assert FORMATS[key].finished(played.state)
+    sections = bracket_boxes.sections_from_rounds(played)
+    root = check_geometry(sections, centred=key is not FormatKey.HEATS)
+    published = [s.key for r in played.state.rounds for s in r.series]
+    assert sorted(rects(root)) == sorted(published)
+    assert texts(root, "sec-title") == [s.title for s in sections]
+    if key is FormatKey.GROUPS_PLAYOFF:
+        assert [s.title for s in sections][: entrants // 4] == [f"Group {g}" for g in "ABCD"[: entrants // 4]]
+        assert paths(root)  # the playoff's rounds are connected
 
 
 def test_third_place_sits_right_under_the_final() -> None:
