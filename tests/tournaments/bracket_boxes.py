@@ -84,8 +84,10 @@ def play(
 
 
 def _result(series: PlannedSeries, rng: random.Random, no_show: float) -> SeriesResult:
+    """A random finishing order; with ``no_show`` some players do not come (a forfeit: placing
+    None), but someone always does."""
     seats = [i for i, p in enumerate(series.seats) if p is not None and rng.random() >= no_show]
-    if len(seats) < 2:
+    if not seats:
         seats = [i for i, p in enumerate(series.seats) if p is not None]
     rng.shuffle(seats)
     placings: list[int | None] = [None] * len(series.seats)

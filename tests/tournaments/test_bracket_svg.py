@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -189,6 +190,37 @@ def test_double_elimination_geometry(entrants: int) -> None:
     for key, target in drops:
         assert f"→ {target}" in texts(box_group(root, key), "dest")
     assert not any(t.startswith("L") for f, t, _ in paths(root) if f.startswith("W"))
+
+
+@pytest.mark.parametrize("entrants", range(3, 41, 3))
+def test_brackets_mid_stage_with_forfeits(entrants: int) -> None:
+    """Half played, with no-shows: empty seats ahead, forfeits struck through, live boxes."""
+    seen: Counter[str] = Counter()
+    for key in (FormatKey.SINGLE_ELIMINATION, FormatKey.DOUBLE_ELIMINATION):
+        played = bracket_boxes.play(key, entrants, seed=entrants, rounds=3, no_show=0.15)
+        sections = bracket_boxes.sections(played)
+        root = check_geometry(sections)
+        boxes = {b.key: b for s in sections for c in s.columns for b in c.boxes}
+        for key_, box in boxes.items():
+            g = box_group(root, key_)
+            assert g.get("class", "").split()[:2] == ["bx", f"bx-{box.status}"]
+            states = [
+                seat.get("class", "").split()[1]
+                for seat in g.iterfind("s:g[@class]", NS)
+                if "seat" in seat.get("class", "")
+            ]
+            assert states == [
+                f"seat-{seat.state or 'open'}" if seat.name or seat.state == "bye" else "seat-empty"
+                for seat in box.seats
+            ]
+        struck = root.findall(".//s:g[@class='seat seat-forfeit']//s:text[@class='nm']", NS)
+        forfeits = [s for b in boxes.values() for s in b.seats if s.state == "forfeit"]
+        assert len(struck) == len(forfeits)
+        assert all(t.get("text-decoration") == "line-through" for t in struck)
+        seen["forfeit"] += len(forfeits)
+        seen["playing"] += len(played.playing)
+    if entrants >= 12:  # (small fields may draw no no-show, or finish before round 3)
+        assert seen["forfeit"] and seen["playing"]
 
 
 @pytest.mark.parametrize("entrants", [32, 64])
