@@ -34,6 +34,9 @@ def drawings() -> list[tuple[str, Drawing]]:
     tables = bracket_boxes.play(
         FormatKey.SINGLE_ELIMINATION, 14, seed=7, rounds=2, options={"table_size": 4, "advance": 2}
     )
+    groups = bracket_boxes.play(
+        FormatKey.GROUPS_PLAYOFF, 12, seed=4, options={"group_size": 4, "advance": 2, "third_place": True}
+    )
     odd = Section(
         "Edge cases",
         (
@@ -59,6 +62,7 @@ def drawings() -> list[tuple[str, Drawing]]:
         ("Double elimination, 8 players, winners' round 3 in play", _draw(bracket_boxes.sections(double))),
         ("Single elimination, 12 players (byes), third place", _draw(bracket_boxes.sections(single))),
         ("Tables of 4, top 2 go on, 14 players", _draw(bracket_boxes.sections(tables))),
+        ("Groups of 4, top 2 to a playoff, 12 players", _draw(bracket_boxes.sections_from_rounds(groups))),
         ("Escaping, truncation, a flagged series", _draw((odd,))),
     ]
 

@@ -231,13 +231,13 @@ def _place_section(index: int, section: Section, top: int, placed: dict[str, _Pl
             placed[box.key] = here
             last_bottom = y + h
             bottom = max(bottom, last_bottom)
-        # what this column feeds (same section, later columns only)
+        # what this column feeds: looked up by the later columns of this section only
         for box in column.boxes:
             for target in box.to:
                 if target is not None:
                     feeders.setdefault(target, []).append(placed[box.key])
-    # a feeder may name a box of an earlier column: that is not a feeder (the layout only looks
-    # forward), and the line test below draws no line to it either.
+    # A `to` naming a box of the same or an earlier column feeds nothing (that box is placed
+    # already), and gets no line either (_drawn_targets), only a label.
     return bottom
 
 
@@ -255,13 +255,14 @@ def _drawn_targets(box: Box, placed: Mapping[str, _Placed], section: int, column
 
 
 def _section_lines(index: int, section: Section, placed: Mapping[str, _Placed]) -> list[str]:
+    """The connectors of section ``index`` (drawn under its boxes)."""
     lines: list[str] = []
     for c, column in enumerate(section.columns):
         for box in column.boxes:
             rows = _drawn_targets(box, placed, index, c)
             source = placed[box.key]
             for i in rows:
-                target = placed[box.to[i]]  # type: ignore[index]
+                target = placed[str(box.to[i])]
                 x1 = source.x + BOX_W
                 one = len(rows) == 1 or not box.seats
                 y1 = source.centre if one else source.row_centre(min(i, len(box.seats) - 1))

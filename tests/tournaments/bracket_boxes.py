@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from games.engine.protocol import GameKind
 from tournaments.bracket_svg import Box, BoxSeat, Column, Section
 from tournaments.formats.base import FormatKey, Phase, PlannedSeries, SeriesResult, StageState
-from tournaments.formats.bracket import BracketSeries
+from tournaments.formats.bracket import BracketSeries, FromSeed
 from tournaments.formats.registry import FORMATS
 
 SECTION_OF = {
@@ -76,14 +76,18 @@ def play(
         state = replace(state, results=results)
         if last:
             break
-    checked = fmt.check_options(state.options, game=state.game, entrants=entrants)
-    bracket = fmt.bracket(entrants, checked)  # type: ignore[attr-defined]
+    bracket: tuple[BracketSeries, ...] = ()
+    if hasattr(fmt, "bracket"):  # a fixed bracket (elimination); groups and heats are seated as they go
+        checked = fmt.check_options(state.options, game=state.game, entrants=entrants)
+        bracket = fmt.bracket(entrants, checked)
     return Played(state, bracket, frozenset(playing))
 
 
 def _result(series: PlannedSeries, rng: random.Random, no_show: float) -> SeriesResult:
+    """A random finishing order; with ``no_show`` some players do not come (a forfeit: placing
+    None), but someone always does."""
     seats = [i for i, p in enumerate(series.seats) if p is not None and rng.random() >= no_show]
-    if len(seats) < 2:
+    if not seats:
         seats = [i for i, p in enumerate(series.seats) if p is not None]
     rng.shuffle(seats)
     placings: list[int | None] = [None] * len(series.seats)
@@ -118,6 +122,49 @@ def sections(played: Played) -> tuple[Section, ...]:
             )
         )
     return tuple(built)
+
+
+def sections_from_rounds(played: Played) -> tuple[Section, ...]:
+    """Sections from the published rounds alone (any format): one per group ("Group A"), then
+    one per phase (heats, repechage, the playoff's brackets), a column per round of each."""
+    order: list[str] = []
+    columns: dict[str, dict[int, list[Box]]] = {}
+    for rnd in played.state.rounds:
+        for series in rnd.series:
+            name = (
+                f"Group {series.group}" if series.group else PHASE_TITLES.get(series.phase, str(series.phase))
+            )
+            if name not in columns:
+                order.append(name)
+            node = BracketSeries(
+                series.key,
+                rnd.number,
+                series.table,
+                series.phase,
+                series.phase_round,
+                tuple(FromSeed(0) for _ in series.seats),
+                series.advance,
+                series.to,
+            )
+            columns.setdefault(name, {}).setdefault(series.phase_round - 1, []).append(
+                box(node, series, played)
+            )
+    return tuple(
+        Section(name, tuple(Column(f"Round {c + 1}", tuple(columns[name][c])) for c in sorted(columns[name])))
+        for name in order
+    )
+
+
+PHASE_TITLES = {
+    Phase.WINNERS: "Playoff",
+    Phase.LOSERS: "Playoff, losers' bracket",
+    Phase.GRAND_FINAL: "Grand final",
+    Phase.GRAND_FINAL_RESET: "Grand final",
+    Phase.THIRD_PLACE: "Third place",
+    Phase.HEAT: "Heats",
+    Phase.REPECHAGE: "Repechage",
+    Phase.FINAL: "Final",
+}
 
 
 def box(node: BracketSeries, series: PlannedSeries | None, played: Played) -> Box:
@@ -161,8 +208,9 @@ def box(node: BracketSeries, series: PlannedSeries | None, played: Played) -> Bo
         elif place is None:
             seats_list.append(BoxSeat(str(player), state="forfeit", url=f"/players/{player}/"))
         else:
-            won = place <= node.advance
-            goes_on = place <= len(to) and to[place - 1] is not None  # e.g. down to the losers' bracket
+            # where nobody advances by one series (a group game) the winner is bold, nobody is out
+            won = place <= node.advance if node.advance else place == 1
+            goes_on = not node.advance or (place <= len(to) and to[place - 1] is not None)
             score = str(len(series.seats) - place + 1) if len(series.seats) > 2 else ("2" if won else "1")
             state = "won" if won else "" if goes_on else "out"
             seats_list.append(BoxSeat(str(player), score=score, state=state, url=f"/players/{player}/"))

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from tournaments.bracket_svg import (
     column_x,
 )
 from tournaments.formats.base import FormatKey
+from tournaments.formats.registry import FORMATS
 
 NS = {"s": SVG_NS}
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,7 +167,7 @@ def test_single_elimination_geometry(entrants: int) -> None:
     root = check_geometry(sections)
     # the whole stage was played: the final is decided, its winner in bold at the top
     final = max(rects(root).items(), key=lambda kv: kv[1].x)[0]
-    champion = bracket_boxes.FORMATS[FormatKey.SINGLE_ELIMINATION].champion(played.state)  # type: ignore[attr-defined]
+    champion = FORMATS[FormatKey.SINGLE_ELIMINATION].champion(played.state)  # type: ignore[attr-defined]
     assert texts(box_group(root, final).find(".//s:g[@class='seat seat-won']", NS), "nm") == [champion]  # type: ignore[arg-type]
 
 
@@ -188,6 +190,37 @@ def test_double_elimination_geometry(entrants: int) -> None:
     for key, target in drops:
         assert f"→ {target}" in texts(box_group(root, key), "dest")
     assert not any(t.startswith("L") for f, t, _ in paths(root) if f.startswith("W"))
+
+
+@pytest.mark.parametrize("entrants", range(3, 41, 3))
+def test_brackets_mid_stage_with_forfeits(entrants: int) -> None:
+    """Half played, with no-shows: empty seats ahead, forfeits struck through, live boxes."""
+    seen: Counter[str] = Counter()
+    for key in (FormatKey.SINGLE_ELIMINATION, FormatKey.DOUBLE_ELIMINATION):
+        played = bracket_boxes.play(key, entrants, seed=entrants, rounds=3, no_show=0.15)
+        sections = bracket_boxes.sections(played)
+        root = check_geometry(sections)
+        boxes = {b.key: b for s in sections for c in s.columns for b in c.boxes}
+        for key_, box in boxes.items():
+            g = box_group(root, key_)
+            assert g.get("class", "").split()[:2] == ["bx", f"bx-{box.status}"]
+            states = [
+                seat.get("class", "").split()[1]
+                for seat in g.iterfind("s:g[@class]", NS)
+                if "seat" in seat.get("class", "")
+            ]
+            assert states == [
+                f"seat-{seat.state or 'open'}" if seat.name or seat.state == "bye" else "seat-empty"
+                for seat in box.seats
+            ]
+        struck = root.findall(".//s:g[@class='seat seat-forfeit']//s:text[@class='nm']", NS)
+        forfeits = [s for b in boxes.values() for s in b.seats if s.state == "forfeit"]
+        assert len(struck) == len(forfeits)
+        assert all(t.get("text-decoration") == "line-through" for t in struck)
+        seen["forfeit"] += len(forfeits)
+        seen["playing"] += len(played.playing)
+    if entrants >= 12:  # (small fields may draw no no-show, or finish before round 3)
+        assert seen["forfeit"] and seen["playing"]
 
 
 @pytest.mark.parametrize("entrants", [32, 64])
@@ -227,6 +260,29 @@ def test_tables_elimination_geometry_and_cut(entrants: int, size: int, advance: 
     assert cut.get("stroke-dasharray")
     won = box_group(root, first.key).findall(".//s:g[@class='seat seat-won']", NS)
     assert len(won) == min(advance, len(first.seats) - 1)
+
+
+@pytest.mark.parametrize(
+    ("key", "entrants", "options"),
+    [
+        (FormatKey.GROUPS_PLAYOFF, 16, {"group_size": 4, "advance": 2}),
+        (FormatKey.GROUPS_PLAYOFF, 12, {"group_size": 4, "advance": 2, "playoff": "double_elimination"}),
+        (FormatKey.HEATS, 22, {"table_size": 4, "advance": 2, "repechage": True}),
+    ],
+)
+def test_groups_and_heats_from_their_published_rounds(
+    key: FormatKey, entrants: int, options: dict[str, object]
+) -> None:
+    played = bracket_boxes.play(key, entrants, options=options, seed=entrants)
+    assert FORMATS[key].finished(played.state)
+    sections = bracket_boxes.sections_from_rounds(played)
+    root = check_geometry(sections, centred=key is not FormatKey.HEATS)
+    published = [s.key for r in played.state.rounds for s in r.series]
+    assert sorted(rects(root)) == sorted(published)
+    assert texts(root, "sec-title") == [s.title for s in sections]
+    if key is FormatKey.GROUPS_PLAYOFF:
+        assert [s.title for s in sections][: entrants // 4] == [f"Group {g}" for g in "ABCD"[: entrants // 4]]
+        assert paths(root)  # the playoff's rounds are connected
 
 
 def test_third_place_sits_right_under_the_final() -> None:
