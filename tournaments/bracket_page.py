@@ -56,14 +56,14 @@ def _column_title(series: Series, last_round: int) -> str:
     return _("Round %(n)s") % {"n": series.phase_round}
 
 
-def _seats(series: Series, texts: dict[str, str]) -> tuple[BoxSeat, ...]:
+def _seats(series: Series, games_won: dict[int, int]) -> tuple[BoxSeat, ...]:
     by_seat = {s.seat: s for s in series.seats.all()}
     forfeited = {f.player_id for f in series.forfeits.all()}
-    seats = []
+    seats: list[tuple[tuple[bool, int, int], BoxSeat]] = []
     for index in range(series.seat_count):
         seat = by_seat.get(index)
         if seat is None:
-            seats.append(BoxSeat(name="", state="bye" if series.walkover else "empty"))
+            seats.append(((True, 0, index), BoxSeat(name="", state="bye" if series.walkover else "empty")))
             continue
         place = series.placings.get(str(seat.player_id))
         if seat.player_id in forfeited:
@@ -73,14 +73,20 @@ def _seats(series: Series, texts: dict[str, str]) -> tuple[BoxSeat, ...]:
         else:
             state = "won" if place <= max(series.advance, 1) else "out"
         seats.append(
-            BoxSeat(
-                name=seat.player.name,
-                score="" if place is None else str(place),
-                state=state,
-                url=reverse("tournaments:player", args=[seat.player_id]),
+            (
+                (place is None, place or 0, index),
+                BoxSeat(
+                    name=seat.player.name,
+                    score=str(games_won.get(seat.player_id, 0)) if games_won else "",
+                    state=state,
+                    url=reverse("tournaments:player", args=[seat.player_id]),
+                ),
             )
         )
-    return tuple(seats)
+    if series.status == Series.Status.DECIDED:
+        # Decided: in finishing order, so the top-k line and the "goes to" labels fall on the right rows.
+        seats.sort(key=lambda item: item[0])
+    return tuple(box_seat for _key, box_seat in seats)
 
 
 def stage_drawing(page: StagePage) -> Drawing | None:
@@ -100,7 +106,7 @@ def stage_drawing(page: StagePage) -> Drawing | None:
         box = Box(
             key=series.key,
             label=_("Table %(n)s") % {"n": series.table},
-            seats=_seats(series, texts),
+            seats=_seats(series, page.games_won.get(series.pk, {})),
             url=reverse("tournaments:series", args=[series.pk]),
             status=status,
             advance=max(series.advance, 1),

@@ -28,7 +28,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.results.payload import snapszer_rules
-from tournaments.results.values import PlayedResult, SnapszerMatchResult, VoidResult
+from tournaments.results.values import PlayedResult, SnapszerMatchResult, VoidResult, result_from_json
 from tournaments.series import Due
 from tournaments.tournament_messages import series_error_message
 
@@ -584,6 +584,8 @@ class StagePage:
     champion: Player | None
     withdrawn: list[Any]
     players: list[Player]
+    # Games won so far in each series, by series id and player id (the bracket's score column).
+    games_won: dict[int, dict[int, int]]
 
 
 def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
@@ -610,6 +612,13 @@ def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
         winner = next((pid for pid, place in last.placings.items() if place == 1), None)
         champion = Player.objects.filter(pk=winner).first() if winner else None
     players = list(Player.objects.filter(pk__in=stage.entrants).order_by("name")) if stage.entrants else []
+    games_won: dict[int, dict[int, int]] = {}
+    for series_id, data in GameResult.objects.filter(
+        game__series__stage=stage, confirmed=True, void=False
+    ).values_list("game__series_id", "data"):
+        won = games_won.setdefault(series_id, {})
+        for player, place in result_from_json(data).placings.items():  # type: ignore[union-attr]
+            won[player] = won.get(player, 0) + (place == 1)
     return StagePage(
         stage=stage,
         tournament=tournament,
@@ -620,6 +629,7 @@ def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
         champion=champion,
         withdrawn=list(stage.withdrawals.select_related("player")),
         players=players,
+        games_won=games_won,
     )
 
 
