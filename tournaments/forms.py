@@ -32,6 +32,8 @@ from tournaments.problems import TournamentInputError
 from tournaments.results.payload import ResultInvalid
 from tournaments.results.selectors import ResultTarget
 from tournaments.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult
+from tournaments.standings import Tiebreak
+from tournaments.templatetags.league import TIEBREAKS as TIEBREAK_LABELS
 
 SNAP_ENDINGS = [
     ("last_player_standing", _("Last player standing")),
@@ -156,6 +158,9 @@ CHOICE_TEXT: dict[str, Any] = {
 }
 
 
+TIEBREAK_FIELDS = 6
+
+
 class StageCreateForm(forms.Form):
     """A stage of any format the tournament's game can play. The options of every format are
     fields, each marked with the formats that take it (``data-formats``; the page shows only the
@@ -205,6 +210,16 @@ class StageCreateForm(forms.Form):
         self.option_names = list(specs)
         for name, spec in specs.items():
             self.fields[name] = _option_field(name, spec, takers[name])
+        # The tiebreak list, in order (empty: the format's own list; the service checks that each
+        # one applies to the chosen format).
+        labels_of = {str(t): f"{TIEBREAK_LABELS[str(t)][1]}" for t in Tiebreak}
+        for index in range(1, TIEBREAK_FIELDS + 1):
+            self.fields[f"tiebreak_{index}"] = forms.ChoiceField(
+                label=_("Tiebreak %(n)s") % {"n": index},
+                choices=[("", _("— the format's own list —") if index == 1 else "—"), *labels_of.items()],
+                required=False,
+                help_text=_("Leave empty to use the format's tiebreaks.") if index == 1 else "",
+            )
 
     def service_kwargs(self, tournament: Tournament) -> dict[str, Any]:
         data = self.cleaned_data
@@ -219,6 +234,9 @@ class StageCreateForm(forms.Form):
             "publishing": data["publishing"],
             "seeded_from": data.get("seeded_from"),
             "seeded_take": data.get("seeded_take"),
+            "tiebreaks": [
+                data[f"tiebreak_{i}"] for i in range(1, TIEBREAK_FIELDS + 1) if data.get(f"tiebreak_{i}")
+            ],
         }
 
 

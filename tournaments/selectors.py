@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 from snapleague.errors import ApplicationError, NotFound
 from snapleague.users import Account, AnyUser, signed_in
 from tournaments import outcomes
-from tournaments import standings as pure_standings
 from tournaments.access import require_organiser, require_recorder, user_is_organiser, user_is_referee
 from tournaments.models import (
     Club,
@@ -422,8 +421,10 @@ def standings_chain(stage: Stage) -> list[str]:
     """The tiebreak names of ``stage``'s standings, in order (JSON keeps no order on PostgreSQL)."""
     if stage.tiebreaks:
         return [str(t) for t in stage.tiebreaks]
+    from tournaments.formats.registry import format_for
+
     game = GameKind(stage.tournament.game)
-    return [str(t) for t in pure_standings.default_chain(game, tables=game is GameKind.SNAP)]
+    return [str(t) for t in format_for(stage.format).default_tiebreaks(game, stage.options)]
 
 
 def stage_standings_page_get(*, user: AnyUser, stage_id: int) -> StandingsPage:

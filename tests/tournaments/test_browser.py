@@ -215,7 +215,9 @@ def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
     # and without a reload;
     assert version_requests == []
     assert standings.evaluate("window.notReloaded") is True
-    assert f"Version {TAPS + 1}" in standings.locator("#standings .version").inner_text()  # the publish, then the taps
+    assert (
+        f"Version {TAPS + 1}" in standings.locator("#standings .version").inner_text()
+    )  # the publish, then the taps
     assert not standings.locator("#standings .updating").count()
     table_page.wait_for_function(f"document.querySelector('#series-live').dataset.version === '{TAPS // 2}'")
     assert table_page.locator("#series-live li.game").count() == TAPS // 2

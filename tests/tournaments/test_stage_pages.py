@@ -39,7 +39,7 @@ def cup(make_tournament: Callable[..., Tournament], organiser: Any) -> Callable[
 
 
 @pytest.mark.parametrize(
-    ("game", "format", "options", "expected"),
+    "case",
     [
         (GameKind.SNAPSZER, "swiss", {"rounds": "3", "bye": "draw"}, {"rounds": 3, "bye": "draw"}),
         (GameKind.SNAPSZER, "single_elimination", {"third_place": "on"}, {"third_place": True}),
@@ -50,13 +50,9 @@ def cup(make_tournament: Callable[..., Tournament], organiser: Any) -> Callable[
     ],
 )
 def test_the_new_stage_form_creates_every_format_with_its_options(
-    cup: Callable[..., Tournament],
-    organiser: Any,
-    game: str,
-    format: str,
-    options: dict[str, str],
-    expected: dict[str, Any],
+    cup: Callable[..., Tournament], organiser: Any, case: tuple[str, str, dict[str, str], dict[str, Any]]
 ) -> None:
+    game, format, options, expected = case
     tournament = cup(8, game=game)
     page = _client(organiser).get(f"/tournaments/{tournament.pk}/").content.decode()
     assert f'value="{format}"' in page  # offered for this game
@@ -176,3 +172,39 @@ def test_only_the_organiser_previews_and_publishes(
     assert _client(referee).get(f"/stages/{stage.pk}/preview/").status_code == 403
     assert _client(referee).post(f"/stages/{stage.pk}/rounds/").status_code == 403
     assert not Round.objects.filter(stage=stage).exists()
+
+
+def test_a_swiss_standings_page_names_its_own_tiebreaks_and_why_each_row_is_below(
+    cup: Callable[..., Tournament], organiser: Any, referee: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament = cup(4)
+    tournament.referees.add(referee)
+    stage = stage_create(user=organiser, tournament=tournament, name="Swiss", format="swiss")
+    with django_capture_on_commit_callbacks(execute=True):
+        stage_round_publish(user=organiser, stage_id=stage.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        for series in Series.objects.filter(stage=stage):
+            a, b = (s.player for s in series.seats.order_by("seat"))
+            for number in (1, 2):
+                record_result(
+                    user=referee, series_id=series.pk, game_number=number, result=snapszer_win(a, b)
+                )
+    page = _client().get(f"/stages/{stage.pk}/standings/").content.decode()
+    assert "Median Buchholz" in page and "Sonneborn-Berger" in page
+    assert page.count('class="why"') == 3  # every row but the first says why it is below
+
+
+def test_the_organiser_lists_the_tiebreaks_in_order_and_one_that_does_not_apply_is_refused(
+    cup: Callable[..., Tournament], organiser: Any
+) -> None:
+    tournament = cup(4)
+    client = _client(organiser)
+    url = f"/tournaments/{tournament.pk}/stages/new/"
+    base = {"name": "Swiss", "format": "swiss"}
+    refused = client.post(url, {**base, "tiebreak_1": "series_won", "tiebreak_2": "placing_sum"})
+    assert refused.status_code == 400 and "placing_sum" in refused.content.decode()
+    assert not Stage.objects.exists()
+    client.post(
+        url, {**base, "tiebreak_1": "series_won", "tiebreak_2": "sonneborn_berger", "tiebreak_3": "buchholz"}
+    )
+    assert Stage.objects.get().tiebreaks == ["series_won", "sonneborn_berger", "buchholz"]
