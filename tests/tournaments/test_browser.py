@@ -317,3 +317,56 @@ def test_the_bracket_page_shows_the_next_round_after_a_result(
         assert winners[0].name in text and winners[1].name in text
         assert page.evaluate("window.notReloaded") is True
         page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "device", [PHONE, {"viewport": {"width": 1280, "height": 800}}], ids=["phone", "desktop"]
+)
+def test_the_organiser_creates_a_knockout_previews_and_publishes_it_by_clicking(
+    server: str, browser: Any, club: Any, players: list[Player], device: dict[str, Any]
+) -> None:
+    organiser = club.organisers.get()
+    tournament = tournament_create(user=organiser, club=club, name="Cup", game=GameKind.SNAPSZER)
+    tournament_players_add(user=organiser, tournament=tournament, players=players[:6])
+    context = browser.new_context(**device)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto(f"{server}/accounts/login/?next=/tournaments/{tournament.pk}/")
+    page.fill("input[name=username]", organiser.username)
+    page.fill("input[name=password]", "pw-for-tests-only")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(rf"/tournaments/{tournament.pk}/$"))
+
+    # Choosing a format shows only its options.
+    form = page.locator("form[data-stage-form]")
+    form.locator("input[name=format][value=single_elimination]").check()
+    assert form.locator("input[name=third_place]").is_visible()
+    assert not form.locator("input[name=double]").is_visible()
+    assert not form.locator("input[name=rounds]").is_visible()
+    form.locator("input[name=format][value=swiss]").check()
+    assert (
+        form.locator("input[name=rounds]").is_visible()
+        and not form.locator("input[name=third_place]").is_visible()
+    )
+    form.locator("input[name=format][value=single_elimination]").check()
+    form.locator("input[name=name]").fill("Knockout")
+    form.locator("input[name=third_place]").check()
+    form.locator("select[name=seeding]").select_option("manual")
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("text=Preview the first round")
+    stage = Stage.objects.get(tournament=tournament)
+    assert stage.format == "single_elimination" and stage.options["third_place"] is True
+    assert "double" not in stage.options
+
+    # The preview lists round 1 (six players in a bracket of eight: the top two seeds have a bye).
+    page.click("text=Preview the first round")
+    rows = page.locator("table.pairings tbody tr")
+    assert rows.count() == 4
+    assert page.locator("table.pairings tbody tr", has_text="walkover").count() == 2
+    assert not stage.rounds.exists()
+    page.click("button:has-text('Publish')")
+    page.wait_for_selector(".bracket-scroll svg")
+    assert "Round 1 published." in page.content()
+    assert page.locator("svg a[href*='/series/']").count() == 4
+    context.close()
