@@ -17,8 +17,8 @@ from games.engine.snap.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.engine.snap.rules import rules_from_options as snap_rules_from_options
 from tournaments import series as pure_series
 from tournaments import standings as pure_standings
-from tournaments.models import Entry, GameKind, GameResult, Player, Round, Series, Stage
-from tournaments.results.values import PlayedResult, ResultValue, VoidResult
+from tournaments.models import Entry, GameKind, GameResult, Player, Round, Series, SeriesSeat, Stage
+from tournaments.results.values import PlayedResult, ResultValue, VoidResult, result_from_json
 
 
 class SeriesInconsistent(ValueError):
@@ -213,42 +213,45 @@ def stage_standings(stage: Stage) -> list[StandingLine]:
 
     game = GameKind(stage.tournament.game)
     records: list[tuple[int, pure_standings.SeriesRecord]] = []
-    confirmed = (
+    # Plain rows, not model instances: a 1,024-player Swiss has thousands of series and results
+    # (docs/benchmarks.md "Standings of a whole stage").
+    games_by_series: dict[int, list[tuple[bool, ResultValue]]] = {}
+    for series_id, sudden_death, data in (
         GameResult.objects.filter(game__series__stage=stage, confirmed=True, void=False)
-        .select_related("game")
         .order_by("game__series_id", "game__number")
-    )
-    games_by_series: dict[int, list[GameResult]] = {}
-    for result in confirmed:
-        games_by_series.setdefault(result.game.series_id, []).append(result)
-    for series in (
-        Series.objects.filter(stage=stage, walkover=False)
-        .select_related("round")
-        .prefetch_related("seats")
-        .order_by("round__number", "table")
+        .values_list("game__series_id", "game__sudden_death", "data")
     ):
-        seats = sorted(series.seats.all(), key=lambda s: s.seat)
+        games_by_series.setdefault(series_id, []).append((sudden_death, result_from_json(data)))
+    seats_by_series: dict[int, list[tuple[int, int]]] = {}
+    for series_id, seat, player_id in SeriesSeat.objects.filter(
+        series__stage=stage, series__walkover=False
+    ).values_list("series_id", "seat", "player_id"):
+        seats_by_series.setdefault(series_id, []).append((seat, player_id))
+    for series_id, table, series_format, seed, status, placings, round_number in (
+        Series.objects.filter(stage=stage, walkover=False)
+        .order_by("round__number", "table")
+        .values_list("pk", "table", "format", "seed", "status", "placings", "round__number")
+    ):
+        seats = sorted(seats_by_series.get(series_id, []))
         if len(seats) < 2:
             continue
-        player_ids = tuple(s.player_id for s in seats)
-        games = games_by_series.get(series.pk, [])
-        decided_without_games = series.status == Series.Status.DECIDED and not games
+        player_ids = tuple(player for _seat, player in seats)
+        games = games_by_series.get(series_id, [])
+        decided_without_games = status == Series.Status.DECIDED and not games
         records.append(
             (
-                series.table,
+                table,
                 pure_standings.SeriesRecord(
                     seats=player_ids,
-                    length=pure_series.series_length(series.format),
+                    length=pure_series.series_length(series_format),
                     games=tuple(
-                        game_outcome(value, player_ids, sudden_death=r.game.sudden_death)
-                        for r in games
-                        if not isinstance(value := r.value, VoidResult)
+                        game_outcome(value, player_ids, sudden_death=sudden_death)
+                        for sudden_death, value in games
+                        if not isinstance(value, VoidResult)
                     ),
-                    seed=series.seed,
-                    result=tuple(series.placings.get(str(p)) for p in player_ids)
-                    if decided_without_games
-                    else None,
-                    round=series.round.number,
+                    seed=seed,
+                    result=tuple(placings.get(str(p)) for p in player_ids) if decided_without_games else None,
+                    round=round_number,
                 ),
             )
         )

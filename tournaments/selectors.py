@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
@@ -10,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 from snapleague.errors import ApplicationError, NotFound
 from snapleague.users import Account, AnyUser, signed_in
 from tournaments import outcomes
-from tournaments import standings as pure_standings
 from tournaments.access import require_organiser, require_recorder, user_is_organiser, user_is_referee
 from tournaments.models import (
     BracketSlot,
@@ -30,7 +30,7 @@ from tournaments.models import (
 )
 from tournaments.problems import TournamentInputError
 from tournaments.results.payload import snapszer_rules
-from tournaments.results.values import PlayedResult, SnapszerMatchResult, VoidResult
+from tournaments.results.values import PlayedResult, SnapszerMatchResult, VoidResult, result_from_json
 from tournaments.series import Due
 from tournaments.tournament_messages import series_error_message
 
@@ -424,8 +424,10 @@ def standings_chain(stage: Stage) -> list[str]:
     """The tiebreak names of ``stage``'s standings, in order (JSON keeps no order on PostgreSQL)."""
     if stage.tiebreaks:
         return [str(t) for t in stage.tiebreaks]
+    from tournaments.formats.registry import format_for
+
     game = GameKind(stage.tournament.game)
-    return [str(t) for t in pure_standings.default_chain(game, tables=game is GameKind.SNAP)]
+    return [str(t) for t in format_for(stage.format).default_tiebreaks(game, stage.options)]
 
 
 def stage_standings_page_get(*, user: AnyUser, stage_id: int) -> StandingsPage:
@@ -565,7 +567,85 @@ def game_correction_get(*, user: AnyUser, series_id: int, game_number: int) -> t
     raise NotFound(code="game_not_found", message=_("This game has no result to correct."))
 
 
-# --- Brackets and withdrawals (every format; the API's bracket and the bracket page read these) ---
+# --- Stage pages: rounds, round pairings, the bracket ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    round: Round
+    series: list[Series]
+    flagged: bool
+
+
+@dataclass(frozen=True)
+class StagePage:
+    stage: Stage
+    tournament: Tournament
+    roles: Roles
+    rounds: list[RoundLine]
+    bracket: bool  # drawn as a bracket (series that send players on)
+    version: str
+    champion: Player | None
+    withdrawn: list[Any]
+    players: list[Player]
+    # Games won so far in each series, by series id and player id (the bracket's score column).
+    games_won: dict[int, dict[int, int]]
+
+
+def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
+    """A stage's page: its rounds (each series with its seats), whether it is a bracket, its
+    withdrawals, and the champion of a finished bracket."""
+    stage = stage_get(user=user, stage_id=stage_id)
+    tournament = stage.tournament
+    by_round: dict[int, list[Series]] = {}
+    series_all = list(
+        Series.objects.filter(stage=stage)
+        .prefetch_related("seats__player", "slots", "forfeits")
+        .order_by("round__number", "table")
+    )
+    for series in series_all:
+        by_round.setdefault(series.round_id, []).append(series)
+    rounds = [
+        RoundLine(r, by_round.get(r.pk, []), any(s.flagged for s in by_round.get(r.pk, [])))
+        for r in stage.rounds.select_related("bye").order_by("number")
+    ]
+    bracket = any(s.advance > 0 for s in series_all)
+    champion = None
+    if stage.status == Stage.Status.FINISHED and bracket and series_all:
+        last = max(series_all, key=lambda s: (s.round.number, -s.table))
+        winner = next((pid for pid, place in last.placings.items() if place == 1), None)
+        champion = Player.objects.filter(pk=winner).first() if winner else None
+    players = list(Player.objects.filter(pk__in=stage.entrants).order_by("name")) if stage.entrants else []
+    games_won: dict[int, dict[int, int]] = {}
+    for series_id, data in GameResult.objects.filter(
+        game__series__stage=stage, confirmed=True, void=False
+    ).values_list("game__series_id", "data"):
+        won = games_won.setdefault(series_id, {})
+        for player, place in result_from_json(data).placings.items():  # type: ignore[union-attr]
+            won[player] = won.get(player, 0) + (place == 1)
+    return StagePage(
+        stage=stage,
+        tournament=tournament,
+        roles=roles_get(user=user, tournament=tournament),
+        rounds=rounds,
+        bracket=bracket,
+        version=f"{stage.results_version}.{stage.standings_version}",
+        champion=champion,
+        withdrawn=list(stage.withdrawals.select_related("player")),
+        players=players,
+        games_won=games_won,
+    )
+
+
+def stage_round_page_get(*, user: AnyUser, stage_id: int, number: int) -> tuple[StagePage, RoundLine]:
+    page = stage_page_get(user=user, stage_id=stage_id)
+    line = next((r for r in page.rounds if r.round.number == number), None)
+    if line is None:
+        raise NotFound(code="not_found", message=_("This stage has no round %(n)s yet.") % {"n": number})
+    return page, line
+
+
+# --- Brackets and withdrawals of any format, for the API -----------------------------------------
 
 
 @dataclass(frozen=True)

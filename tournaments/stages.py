@@ -347,6 +347,9 @@ def _publish(stage: Stage, state: StageState, due: Sequence[PlannedRound]) -> li
         for planned_series in planned.series:
             _series_create(stage, round_, planned_series, tournament.series_format, state)
         created.append(round_)
+    # A new round changes the pages that follow the stage (and the standings' open series).
+    Stage.objects.filter(pk=stage.pk).update(results_version=stage.results_version + 1)
+    stage.results_version += 1
     update = ["status"]
     if not stage.entrants:
         stage.entrants = list(state.entrants)
@@ -357,7 +360,7 @@ def _publish(stage: Stage, state: StageState, due: Sequence[PlannedRound]) -> li
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
     stage_id = stage.pk
-    transaction.on_commit(lambda: _enqueue_advance(stage_id))
+    transaction.on_commit(lambda: (_enqueue_standings(stage_id), _enqueue_advance(stage_id)))
     return created
 
 

@@ -167,7 +167,7 @@ def test_previewing_stores_nothing_and_publishing_twice_is_refused(
 
 
 @pytest.mark.parametrize(
-    ("format", "options", "field", "code"),
+    "case",
     [
         ("groups_playoff", {"group_size": 4}, "group_size", "groups_uneven"),
         ("heats", {"table_size": 4, "advance": 4}, "advance", "advance_not_below_table_size"),
@@ -177,13 +177,9 @@ def test_previewing_stores_nothing_and_publishing_twice_is_refused(
     ],
 )
 def test_impossible_configurations_name_the_field_and_create_nothing(
-    cup: Callable[..., Tournament],
-    organiser: Any,
-    format: str,
-    options: dict[str, Any],
-    field: str,
-    code: str,
+    cup: Callable[..., Tournament], organiser: Any, case: tuple[str, dict[str, Any], str, str]
 ) -> None:
+    format, options, field, code = case
     tournament = cup(5, game=GameKind.SNAP if format == "heats" else GameKind.SNAPSZER)
     with pytest.raises(ApplicationError) as refused:
         stage_create(user=organiser, tournament=tournament, name="Stage", format=format, options=options)
@@ -279,3 +275,82 @@ def test_a_correction_flags_the_rounds_paired_from_it_and_advancing_twice_change
     assert flagged.count() == 4
     # Published pairings never change.
     assert Round.objects.filter(stage=stage).count() == 2
+
+
+def test_the_beat_reconciler_publishes_a_round_whose_stage_task_was_lost(
+    cup: Callable[..., Tournament], organiser: Any, referee: Any
+) -> None:
+    from tournaments.tasks import standings_reconcile_task
+
+    tournament = cup(4)
+    tournament.referees.add(referee)
+    stage = stage_create(user=organiser, tournament=tournament, name="Swiss", format="swiss")
+    stage_round_publish(user=organiser, stage_id=stage.pk)
+    play_round(stage, referee)  # on-commit tasks never ran: as if the messages were lost
+    assert Round.objects.filter(stage=stage).count() == 1
+    standings_reconcile_task()  # eager: the tasks it sends run inline
+    assert Round.objects.filter(stage=stage).count() == 2
+    assert StandingRow.objects.filter(stage=stage).exists()
+
+
+def test_review_mode_waits_for_the_organiser(
+    cup: Callable[..., Tournament], organiser: Any, referee: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament = cup(4)
+    tournament.referees.add(referee)
+    stage = stage_create(
+        user=organiser, tournament=tournament, name="Swiss", format="swiss", publishing="review"
+    )
+    stage_round_publish(user=organiser, stage_id=stage.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_round(stage, referee)
+    assert stage_advance(stage_id=stage.pk).due_for_review
+    assert Round.objects.filter(stage=stage).count() == 1
+    preview = stage_preview(user=organiser, stage_id=stage.pk)
+    assert [r.number for r in preview.rounds] == [2]
+    stage_round_publish(user=organiser, stage_id=stage.pk)
+    assert Round.objects.filter(stage=stage).count() == 2
+
+
+def test_a_playoff_seeded_from_the_groups_standings(
+    cup: Callable[..., Tournament], organiser: Any, referee: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament = cup(6)
+    tournament.referees.add(referee)
+    league = stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
+    with django_capture_on_commit_callbacks(execute=True):
+        stage_round_publish(user=organiser, stage_id=league.pk)
+    for _ in range(6):
+        with django_capture_on_commit_callbacks(execute=True):
+            play_round(league, referee)
+    league.refresh_from_db()
+    assert league.status == Stage.Status.FINISHED
+    order = list(
+        StandingRow.objects.filter(stage=league).order_by("position").values_list("player_id", flat=True)
+    )
+    with pytest.raises(ApplicationError) as too_many:
+        stage_create(
+            user=organiser,
+            tournament=tournament,
+            name="Playoff",
+            format="single_elimination",
+            seeded_from=league,
+            seeded_take=8,
+        )
+    assert too_many.value.fields == {"seeded_take": [too_many.value.fields["seeded_take"][0]]}
+    playoff = stage_create(
+        user=organiser,
+        tournament=tournament,
+        name="Playoff",
+        format="single_elimination",
+        seeded_from=league,
+        seeded_take=4,
+    )
+    assert playoff.options["seeding"] == "standings"
+    stage_round_publish(user=organiser, stage_id=playoff.pk)
+    playoff.refresh_from_db()
+    assert playoff.entrants == order[:4]
+    semis = {
+        frozenset(s.seats.values_list("player_id", flat=True)) for s in Series.objects.filter(stage=playoff)
+    }
+    assert semis == {frozenset({order[0], order[3]}), frozenset({order[1], order[2]})}  # 1 v 4, 2 v 3

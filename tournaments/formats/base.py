@@ -257,6 +257,10 @@ class Format(Protocol):
         """The tiebreaks an organiser may list for this format."""
         ...
 
+    def option_specs(self, game: GameKind) -> Mapping[str, OptionSpec]:
+        """The options this format takes in ``game`` (what a form asks), by name."""
+        ...
+
     def standings(
         self,
         entrants: Sequence[PlayerId],
@@ -274,7 +278,13 @@ class Format(Protocol):
 
 
 class StageWideStandings:
-    """One table of the whole stage by the catalogue's tiebreaks (every format but round robin)."""
+    """One table of the whole stage by the catalogue's tiebreaks (every format but round robin),
+    and the options of the format's ``SPECS``."""
+
+    SPECS: dict[str, OptionSpec]
+
+    def option_specs(self, game: GameKind) -> Mapping[str, OptionSpec]:
+        return self.SPECS
 
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         raise NotImplementedError

@@ -107,6 +107,9 @@ class RoundRobin:
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         return default_chain(game, tables=game is GameKind.SNAP)
 
+    def option_specs(self, game: GameKind) -> Mapping[str, OptionSpec]:
+        return OPTIONS[game]
+
     def tiebreak_choices(self, game: GameKind, options: Mapping[str, object]) -> frozenset[Tiebreak]:
         return TABLE_TIEBREAKS if game is GameKind.SNAP else TWO_SEAT_TIEBREAKS
 
