@@ -13,6 +13,7 @@ from snapleague.users import Account, AnyUser, signed_in
 from tournaments import outcomes
 from tournaments.access import require_organiser, require_recorder, user_is_organiser, user_is_referee
 from tournaments.models import (
+    BracketSlot,
     Club,
     Entry,
     Game,
@@ -25,7 +26,9 @@ from tournaments.models import (
     Stage,
     StandingRow,
     Tournament,
+    Withdrawal,
 )
+from tournaments.problems import TournamentInputError
 from tournaments.results.payload import snapszer_rules
 from tournaments.results.values import PlayedResult, SnapszerMatchResult, VoidResult, result_from_json
 from tournaments.series import Due
@@ -640,3 +643,87 @@ def stage_round_page_get(*, user: AnyUser, stage_id: int, number: int) -> tuple[
     if line is None:
         raise NotFound(code="not_found", message=_("This stage has no round %(n)s yet.") % {"n": number})
     return page, line
+
+
+# --- Brackets and withdrawals of any format, for the API -----------------------------------------
+
+
+@dataclass(frozen=True)
+class BracketLine:
+    """One series of a stage as a bracket shows it: its seats by index (``None``: an empty seat, a
+    bye or nobody through yet), where its players go (``slots``, by place) and, once a game is
+    recorded, the games won so far by seat (``score``; None before the first game, for a walkover,
+    or when the recorded games no longer make a valid series)."""
+
+    series: Series
+    seats: list[SeriesSeat | None]
+    slots: list[BracketSlot]
+    score: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
+class StageBracket:
+    stage: Stage
+    lines: list[BracketLine]
+    champion: Player | None
+
+
+def stage_bracket_get(*, user: AnyUser, stage_id: int) -> StageBracket:
+    """Every series of a stage, in round and table order, with its seats, slots and score so far,
+    and the champion once the stage is finished. Raises NotFound (no such stage, or a draft the
+    user may not see)."""
+    stage = stage_get(user=user, stage_id=stage_id)
+    series = list(
+        Series.objects.filter(stage=stage)
+        .select_related("round", "stage__tournament")
+        .prefetch_related("seats__player", "slots")
+        .order_by("round__number", "table")
+    )
+    confirmed: dict[int, list[GameResult]] = {}
+    for result in GameResult.objects.filter(game__series__stage=stage, confirmed=True).select_related("game"):
+        confirmed.setdefault(result.game.series_id, []).append(result)
+    lines = []
+    for one in series:
+        seats: list[SeriesSeat | None] = [None] * one.seat_count
+        for seat in one.seats.all():
+            if seat.seat < len(seats):
+                seats[seat.seat] = seat
+        score: tuple[int, ...] | None = None
+        if one.pk in confirmed and not one.walkover:
+            try:
+                score = outcomes.series_status(one, outcomes.series_games(confirmed[one.pk])).status.games_won
+            except outcomes.SeriesInconsistent:
+                score = None  # the series page says what is wrong; a bracket shows no score
+        lines.append(BracketLine(series=one, seats=seats, slots=list(one.slots.all()), score=score))
+    return StageBracket(stage=stage, lines=lines, champion=stage_champion(stage))
+
+
+def stage_champion(stage: Stage) -> Player | None:
+    """The winner of a finished stage: the winner of its final for a format played to a champion
+    (the format says who), otherwise the top of its standings (group 0, position 1) once they
+    reflect every result. None while the stage runs, or when nobody is left (a double forfeit)."""
+    if stage.status != Stage.Status.FINISHED:
+        return None
+    # stages.py fetches through this module: imported here, not at the top, to avoid the cycle.
+    from tournaments.formats.registry import format_for
+    from tournaments.stages import stage_state
+
+    champion_of = getattr(format_for(stage.format), "champion", None)
+    if callable(champion_of):
+        try:
+            player_id = champion_of(stage_state(stage))
+        except TournamentInputError:
+            return None  # the stage cannot be read as its format (logged by the stage task)
+        return None if player_id is None else Player.objects.filter(pk=int(str(player_id))).first()
+    if stage.standings_version < stage.results_version:
+        return None
+    top = stage_standings_list(stage=stage).filter(group=0, position=1).first()
+    return top.player if top is not None else None
+
+
+def stage_withdrawals_list(*, stage: Stage) -> QuerySet[Withdrawal]:
+    return (
+        Withdrawal.objects.filter(stage=stage)
+        .select_related("player", "recorded_by")
+        .order_by("from_round", "player__name")
+    )

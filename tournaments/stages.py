@@ -66,7 +66,7 @@ from tournaments.models import (
     Withdrawal,
 )
 from tournaments.problems import TournamentInputError
-from tournaments.selectors import stage_by_id
+from tournaments.selectors import series_by_id, stage_by_id
 from tournaments.series import seed_commitment
 from tournaments.tournament_messages import tournament_error_message
 
@@ -190,6 +190,11 @@ def stage_create(
         isinstance(seeded_take, bool) or not isinstance(seeded_take, int) or seeded_take < 2
     ):
         fields["seeded_take"] = [_("Take at least 2 players, or leave it empty to take everyone.")]
+    elif seeded_take is not None and seeded_from is None:
+        # Stored, it would say players were taken from a stage that does not exist.
+        fields["seeded_take"] = [
+            _("Players are taken from an earlier stage: choose it too, or leave this empty.")
+        ]
     if fields:
         raise ApplicationError(
             code="invalid", message=_("The stage cannot be created as it is."), fields=fields
@@ -578,8 +583,9 @@ def series_forfeit(*, user: AnyUser, series_id: int, player_ids: Sequence[int], 
     """Record that ``player_ids`` did not come to a series: placed below everyone who played, they
     never go on. Allowed while no game of the series is recorded, and when it decides the series:
     the players who came are no more than those who go on (two seats: the opponent wins; everyone
-    away: a double forfeit). Raises ApplicationError / Conflict; nothing is written then."""
-    series = Series.objects.select_related("stage__tournament__club").get(pk=series_id)
+    away: a double forfeit). Raises NotFound (no such series), ApplicationError, Conflict
+    (``series_decided``, ``series_started``); nothing is written then."""
+    series = series_by_id(series_id=series_id)  # NotFound for an unknown id
     stage = stage_by_id(stage_id=series.stage_id, lock=True)
     require_organiser(user, stage.tournament.club)
     series = Series.objects.prefetch_related("seats").get(pk=series_id)
@@ -591,6 +597,9 @@ def series_forfeit(*, user: AnyUser, series_id: int, player_ids: Sequence[int], 
             message=_("Choose the players of this series who did not come."),
             fields={"players": [_("Choose at least one player seated in this series.")]},
         )
+    if series.status == Series.Status.DECIDED and not series.games.exists():
+        # A walkover, a forfeit already recorded, a withdrawal: no game was recorded to blame.
+        raise Conflict(code="series_decided", message=_("This series is already decided."))
     if series.status != Series.Status.PENDING or series.games.exists():
         raise Conflict(
             code="series_started",
