@@ -56,7 +56,7 @@ def _column_title(series: Series, last_round: int) -> str:
     return _("Round %(n)s") % {"n": series.phase_round}
 
 
-def _seats(series: Series, games_won: dict[int, int]) -> tuple[BoxSeat, ...]:
+def _seats(series: Series, score: tuple[int, ...] | None) -> tuple[BoxSeat, ...]:
     by_seat = {s.seat: s for s in series.seats.all()}
     forfeited = {f.player_id for f in series.forfeits.all()}
     seats: list[tuple[tuple[bool, int, int], BoxSeat]] = []
@@ -77,7 +77,7 @@ def _seats(series: Series, games_won: dict[int, int]) -> tuple[BoxSeat, ...]:
                 (place is None, place or 0, index),
                 BoxSeat(
                     name=seat.player.name,
-                    score=str(games_won.get(seat.player_id, 0)) if games_won else "",
+                    score=str(score[index]) if score else "",
                     state=state,
                     url=reverse("tournaments:player", args=[seat.player_id]),
                 ),
@@ -106,7 +106,7 @@ def stage_drawing(page: StagePage) -> Drawing | None:
         box = Box(
             key=series.key,
             label=_("Table %(n)s") % {"n": series.table},
-            seats=_seats(series, page.games_won.get(series.pk, {})),
+            seats=_seats(series, page.scores.get(series.pk)),
             url=reverse("tournaments:series", args=[series.pk]),
             status=status,
             advance=max(series.advance, 1),

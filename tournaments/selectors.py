@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +31,7 @@ from tournaments.models import (
 )
 from tournaments.problems import TournamentInputError
 from tournaments.results.payload import snapszer_rules
-from tournaments.results.values import PlayedResult, SnapszerMatchResult, VoidResult, result_from_json
+from tournaments.results.values import PlayedResult, SnapszerMatchResult, VoidResult
 from tournaments.series import Due
 from tournaments.tournament_messages import series_error_message
 
@@ -588,8 +589,8 @@ class StagePage:
     champion: Player | None
     withdrawn: list[Any]
     players: list[Player]
-    # Games won so far in each series, by series id and player id (the bracket's score column).
-    games_won: dict[int, dict[int, int]]
+    # Games won so far in each series by seat, by series id (the bracket's score column).
+    scores: dict[int, tuple[int, ...]]
 
 
 def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
@@ -610,19 +611,7 @@ def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
         for r in stage.rounds.select_related("bye").order_by("number")
     ]
     bracket = any(s.advance > 0 for s in series_all)
-    champion = None
-    if stage.status == Stage.Status.FINISHED and bracket and series_all:
-        last = max(series_all, key=lambda s: (s.round.number, -s.table))
-        winner = next((pid for pid, place in last.placings.items() if place == 1), None)
-        champion = Player.objects.filter(pk=winner).first() if winner else None
     players = list(Player.objects.filter(pk__in=stage.entrants).order_by("name")) if stage.entrants else []
-    games_won: dict[int, dict[int, int]] = {}
-    for series_id, data in GameResult.objects.filter(
-        game__series__stage=stage, confirmed=True, void=False
-    ).values_list("game__series_id", "data"):
-        won = games_won.setdefault(series_id, {})
-        for player, place in result_from_json(data).placings.items():  # type: ignore[union-attr]
-            won[player] = won.get(player, 0) + (place == 1)
     return StagePage(
         stage=stage,
         tournament=tournament,
@@ -630,10 +619,10 @@ def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
         rounds=rounds,
         bracket=bracket,
         version=f"{stage.results_version}.{stage.standings_version}",
-        champion=champion,
+        champion=stage_champion(stage),
         withdrawn=list(stage.withdrawals.select_related("player")),
         players=players,
-        games_won=games_won,
+        scores=series_scores(stage=stage, series=series_all),
     )
 
 
@@ -679,23 +668,34 @@ def stage_bracket_get(*, user: AnyUser, stage_id: int) -> StageBracket:
         .prefetch_related("seats__player", "slots")
         .order_by("round__number", "table")
     )
-    confirmed: dict[int, list[GameResult]] = {}
-    for result in GameResult.objects.filter(game__series__stage=stage, confirmed=True).select_related("game"):
-        confirmed.setdefault(result.game.series_id, []).append(result)
+    scores = series_scores(stage=stage, series=series)
     lines = []
     for one in series:
         seats: list[SeriesSeat | None] = [None] * one.seat_count
         for seat in one.seats.all():
             if seat.seat < len(seats):
                 seats[seat.seat] = seat
-        score: tuple[int, ...] | None = None
-        if one.pk in confirmed and not one.walkover:
-            try:
-                score = outcomes.series_status(one, outcomes.series_games(confirmed[one.pk])).status.games_won
-            except outcomes.SeriesInconsistent:
-                score = None  # the series page says what is wrong; a bracket shows no score
-        lines.append(BracketLine(series=one, seats=seats, slots=list(one.slots.all()), score=score))
+        lines.append(
+            BracketLine(series=one, seats=seats, slots=list(one.slots.all()), score=scores.get(one.pk))
+        )
     return StageBracket(stage=stage, lines=lines, champion=stage_champion(stage))
+
+
+def series_scores(*, stage: Stage, series: list[Series]) -> dict[int, tuple[int, ...]]:
+    """Games won so far by seat (sudden death included), by series id, for the series of ``stage``
+    with confirmed games (their seats prefetched): the series fold's count, as the series page shows."""
+    confirmed: dict[int, list[GameResult]] = {}
+    for result in GameResult.objects.filter(game__series__stage=stage, confirmed=True).select_related("game"):
+        confirmed.setdefault(result.game.series_id, []).append(result)
+    scores = {}
+    for one in series:
+        if one.pk in confirmed and not one.walkover:
+            # A series whose games no longer add up shows no score (its page says what is wrong).
+            with contextlib.suppress(outcomes.SeriesInconsistent):
+                scores[one.pk] = outcomes.series_status(
+                    one, outcomes.series_games(confirmed[one.pk])
+                ).status.games_won
+    return scores
 
 
 def stage_champion(stage: Stage) -> Player | None:

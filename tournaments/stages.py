@@ -306,6 +306,20 @@ def stage_round_publish(*, user: AnyUser, stage_id: int, round_number: int | Non
     require_organiser(user, stage.tournament.club)
     if stage.status == Stage.Status.FINISHED:
         raise Conflict(code="stage_finished", message=_("This stage is finished: it has no more rounds."))
+    source = stage.seeded_from
+    if (
+        not stage.entrants
+        and source is not None
+        and (source.status != Stage.Status.FINISHED or source.standings_stale)
+    ):
+        # Its players come from the earlier stage's final standings.
+        raise Conflict(
+            code="seeding_stage_not_final",
+            message=_(
+                "%(stage)s is not finished yet (or its standings are being worked out): its final standings seed this stage."
+            )
+            % {"stage": source.name},
+        )
     state = stage_state(stage)
     fmt = format_for(stage.format)
     try:

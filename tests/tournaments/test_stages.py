@@ -320,6 +320,14 @@ def test_a_playoff_seeded_from_the_groups_standings(
     league = stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
     with django_capture_on_commit_callbacks(execute=True):
         stage_round_publish(user=organiser, stage_id=league.pk)
+    early = stage_create(
+        user=organiser, tournament=tournament, name="Early", format="single_elimination", seeded_from=league
+    )
+    with pytest.raises(Conflict) as not_final:
+        stage_round_publish(user=organiser, stage_id=early.pk)
+    assert (
+        not_final.value.code == "seeding_stage_not_final" and not Round.objects.filter(stage=early).exists()
+    )
     for _ in range(6):
         with django_capture_on_commit_callbacks(execute=True):
             play_round(league, referee)
