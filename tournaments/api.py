@@ -512,6 +512,7 @@ class StageOutputSerializer(serializers.ModelSerializer[Stage]):
             "tiebreaks",
             "seeded_from",
             "seeded_take",
+            "online_play",
             "status",
             "entrants",
             "results_version",
@@ -575,6 +576,11 @@ class StageListCreateApi(ListAPIView[Stage]):
             default=None,
             min_value=2,
             help_text=_("How many of the earlier stage's top players go on; empty: all of them."),
+        )
+        online_play = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text=_("Its games are played online: the seated players get “Play” on their series."),
         )
 
         class Meta:

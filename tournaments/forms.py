@@ -176,6 +176,13 @@ class StageCreateForm(forms.Form):
         widget=forms.RadioSelect,
         required=False,
     )
+    online_play = forms.BooleanField(
+        label=_("Played online"),
+        required=False,
+        help_text=_(
+            "Each game is played on the players' phones or computers; they see “Play” on their series."
+        ),
+    )
     seeded_from = forms.ModelChoiceField(
         label=_("Players from an earlier stage"),
         queryset=Stage.objects.none(),
@@ -234,6 +241,7 @@ class StageCreateForm(forms.Form):
             "publishing": data["publishing"],
             "seeded_from": data.get("seeded_from"),
             "seeded_take": data.get("seeded_take"),
+            "online_play": bool(data.get("online_play")),
             "tiebreaks": [
                 data[f"tiebreak_{i}"] for i in range(1, TIEBREAK_FIELDS + 1) if data.get(f"tiebreak_{i}")
             ],

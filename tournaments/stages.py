@@ -171,6 +171,7 @@ def stage_create(
     tiebreaks: Sequence[str] | None = None,
     seeded_from: Stage | None = None,
     seeded_take: int | None = None,
+    online_play: bool = False,
 ) -> Stage:
     """A stage of ``format`` with ``options`` (checked by the format, against the players entered
     or taken from ``seeded_from``). Raises ApplicationError naming the field at fault; nothing is
@@ -212,6 +213,7 @@ def stage_create(
         publishing=publishing,
         seeded_from=seeded_from,
         seeded_take=seeded_take,
+        online_play=bool(online_play),
     )
     if seeded_from is not None:
         ranked = StandingRow.objects.filter(stage=seeded_from).count()
@@ -648,6 +650,19 @@ def series_forfeit(*, user: AnyUser, series_id: int, player_ids: Sequence[int], 
     stage_id = stage.pk
     transaction.on_commit(lambda: (_enqueue_standings(stage_id), _enqueue_advance(stage_id)))
     return series
+
+
+@transaction.atomic
+def stage_online_set(*, user: AnyUser, stage_id: int, online: bool) -> Stage:
+    """Mark a stage's series as played online (each game an online game; the seated players see
+    "Play") or at the tables. Games already recorded stay as they are: a series can mix both."""
+    stage = stage_by_id(stage_id=stage_id, lock=True)
+    require_organiser(user, stage.tournament.club)
+    if stage.status == Stage.Status.FINISHED:
+        raise Conflict(code="stage_finished", message=_("This stage is finished."))
+    stage.online_play = bool(online)
+    stage.save(update_fields=["online_play"])
+    return stage
 
 
 def preview_rows(preview: Preview) -> list[dict[str, Any]]:

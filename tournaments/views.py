@@ -278,6 +278,26 @@ def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
+    online = request.POST.get("online") == "1"
+    try:
+        stages.stage_online_set(user=request.user, stage_id=stage_id, online=online)
+    except ApplicationError as exc:
+        if exc.status in (403, 404):
+            raise
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(
+            request,
+            _("Its series are played online now: the players see “Play”.")
+            if online
+            else _("Its series are played at the tables now."),
+        )
+    return redirect("tournaments:stage", stage_id=stage_id)
+
+
+@login_required
+@require_POST
 def stage_withdraw(request: HttpRequest, stage_id: int) -> HttpResponse:
     page = selectors.stage_page_get(user=request.user, stage_id=stage_id)
     form = WithdrawForm(request.POST, players=page.players)

@@ -208,3 +208,23 @@ def test_the_organiser_lists_the_tiebreaks_in_order_and_one_that_does_not_apply_
         url, {**base, "tiebreak_1": "series_won", "tiebreak_2": "sonneborn_berger", "tiebreak_3": "buchholz"}
     )
     assert Stage.objects.get().tiebreaks == ["series_won", "sonneborn_berger", "buchholz"]
+
+
+def test_the_organiser_marks_a_stage_online_and_back(
+    cup: Callable[..., Tournament], organiser: Any, referee: Any
+) -> None:
+    tournament = cup(4)
+    stage = stage_create(user=organiser, tournament=tournament, name="Swiss", format="swiss")
+    assert "Play this stage online" in _client(organiser).get(f"/stages/{stage.pk}/").content.decode()
+    assert _client(referee).post(f"/stages/{stage.pk}/online/", {"online": "1"}).status_code == 403
+    _client(organiser).post(f"/stages/{stage.pk}/online/", {"online": "1"})
+    stage.refresh_from_db()
+    assert stage.online_play
+    _client(organiser).post(f"/stages/{stage.pk}/online/", {"online": "0"})
+    stage.refresh_from_db()
+    assert not stage.online_play
+    created = _client(organiser).post(
+        f"/tournaments/{tournament.pk}/stages/new/",
+        {"name": "Online cup", "format": "swiss", "online_play": "on"},
+    )
+    assert created.status_code == 302 and Stage.objects.get(name="Online cup").online_play
