@@ -18,7 +18,7 @@ from games.engine.snap.rules import rules_from_options as snap_rules_from_option
 from tournaments import series as pure_series
 from tournaments import standings as pure_standings
 from tournaments.models import Entry, GameKind, GameResult, Player, Round, Series, SeriesSeat, Stage
-from tournaments.results.values import PlayedResult, ResultValue, VoidResult, result_from_json
+from tournaments.results.values import PlayedResult, ResultValue, StoredOutcome, VoidResult, stored_outcome
 
 
 class SeriesInconsistent(ValueError):
@@ -215,13 +215,15 @@ def stage_standings(stage: Stage) -> list[StandingLine]:
     records: list[tuple[int, pure_standings.SeriesRecord]] = []
     # Plain rows, not model instances: a 1,024-player Swiss has thousands of series and results
     # (docs/benchmarks.md "Standings of a whole stage").
-    games_by_series: dict[int, list[tuple[bool, ResultValue]]] = {}
+    games_by_series: dict[int, list[tuple[bool, StoredOutcome]]] = {}
     for series_id, sudden_death, data in (
         GameResult.objects.filter(game__series__stage=stage, confirmed=True, void=False)
         .order_by("game__series_id", "game__number")
         .values_list("game__series_id", "game__sudden_death", "data")
     ):
-        games_by_series.setdefault(series_id, []).append((sudden_death, result_from_json(data)))
+        outcome = stored_outcome(data)
+        if outcome is not None:
+            games_by_series.setdefault(series_id, []).append((sudden_death, outcome))
     seats_by_series: dict[int, list[tuple[int, int]]] = {}
     for series_id, seat, player_id in SeriesSeat.objects.filter(
         series__stage=stage, series__walkover=False
@@ -245,9 +247,14 @@ def stage_standings(stage: Stage) -> list[StandingLine]:
                     seats=player_ids,
                     length=pure_series.series_length(series_format),
                     games=tuple(
-                        game_outcome(value, player_ids, sudden_death=sudden_death)
-                        for sudden_death, value in games
-                        if not isinstance(value, VoidResult)
+                        pure_series.GameOutcome.from_players(
+                            player_ids,
+                            outcome.placings,
+                            sudden_death=sudden_death,
+                            wrong_calls=outcome.wrong_calls,
+                            game_points=outcome.game_points,
+                        )
+                        for sudden_death, outcome in games
                     ),
                     seed=seed,
                     result=tuple(placings.get(str(p)) for p in player_ids) if decided_without_games else None,
