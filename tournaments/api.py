@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView, RetrieveAPIView
 from rest_framework.permissions import IsAuthenticated
@@ -15,13 +15,26 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine.sixtysix import Reason
-from tournaments import selectors, services
-from tournaments.models import Club, Game, GameResult, Player, Round, Series, Stage, Tournament
+from tournaments import selectors, services, stages
+from tournaments.models import (
+    BracketSlot,
+    Club,
+    Game,
+    GameResult,
+    Player,
+    Round,
+    Series,
+    Stage,
+    StageFormat,
+    Tournament,
+    Withdrawal,
+)
 from tournaments.results.payload import SNAP_ENDINGS, ResultInvalid, result_payload
 from tournaments.results.selectors import ResultTarget, result_target_get
 from tournaments.results.services import UserSource, result_record
 from tournaments.results.values import PlayedResult
 from tournaments.selectors import series_visible, stage_get, stage_standings_list
+from tournaments.standings import Tiebreak
 
 _PER_PLAYER = {
     "type": "object",
@@ -281,13 +294,26 @@ class SeriesOutputSerializer(serializers.ModelSerializer[Series]):
             "stage",
             "round",
             "table",
+            "key",
+            "phase",
+            "phase_round",
+            "group",
             "game",
             "format",
             "status",
+            "walkover",
+            "flagged",
             "seed_hash",
             "placings",
             "seats",
         ]
+        extra_kwargs = {
+            "key": {"help_text": "Stable within the stage: R3-2, W2-1, L4-1, GF1, 3P …"},
+            "walkover": {"help_text": "Not played: its players are no more than those who go on (a bye)."},
+            "flagged": {
+                "help_text": "A correction changed a result this series was paired from; it stays as published."
+            },
+        }
 
 
 class SeriesListApi(ListAPIView[Series]):
@@ -449,6 +475,29 @@ class TournamentPlayersAddApi(APIView):
         return Response(TournamentOutputSerializer(tournament).data)
 
 
+class ErrorOutputSerializer(serializers.Serializer[Any]):
+    """Every refusal (snapleague/api_errors.py), in the request's language."""
+
+    code = serializers.CharField(help_text="Stable, for programs: round_not_due, not_organiser …")
+    message = serializers.CharField(help_text="Translated, for people.")
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Messages by the input field at fault (an option's name for a stage option).",
+    )
+    extra = serializers.DictField(help_text="The values the code carries (e.g. ``waiting``: series keys).")
+
+    class Meta:
+        ref_name = "Error"
+
+
+def _refusals(**described: str) -> dict[int, OpenApiResponse]:
+    """The error responses of an operation, by status, each described by the codes it can carry."""
+    return {
+        int(code.removeprefix("s")): OpenApiResponse(ErrorOutputSerializer, description=text)
+        for code, text in described.items()
+    }
+
+
 class StageOutputSerializer(serializers.ModelSerializer[Stage]):
     class Meta:
         model = Stage
@@ -459,16 +508,34 @@ class StageOutputSerializer(serializers.ModelSerializer[Stage]):
             "name",
             "format",
             "options",
+            "publishing",
             "tiebreaks",
+            "seeded_from",
+            "seeded_take",
+            "online_play",
             "status",
+            "entrants",
             "results_version",
             "standings_version",
             "standings_computed_at",
         ]
+        extra_kwargs = {
+            "options": {"help_text": "The format's options with their defaults filled in (docs/formats.md)."},
+            "entrants": {
+                "help_text": "Player ids in seeding order, fixed when the first round is published (empty before)."
+            },
+        }
 
 
 class StageListCreateApi(ListAPIView[Stage]):
-    """Stages (``?tournament=``); organisers create a round-robin stage."""
+    """Stages (``?tournament=``); organisers create one of any format.
+
+    ``options`` are the format's (docs/formats.md: e.g. Swiss ``rounds``, ``seeding``, ``bye``;
+    single elimination ``third_place``; double elimination ``grand_final_reset``; groups
+    ``group_size``, ``advance``; heats ``table_size``, ``advance``). An impossible configuration
+    (5 players in groups of 4, top k not below the table size, more Swiss rounds than can be paired
+    without rematches) is a 400 naming the option, and nothing is created.
+    """
 
     serializer_class = StageOutputSerializer
     filterset_fields = {"tournament": ["exact"], "status": ["exact"], "format": ["exact"]}
@@ -476,8 +543,45 @@ class StageListCreateApi(ListAPIView[Stage]):
     class InputSerializer(serializers.Serializer[Any]):
         tournament = serializers.IntegerField()
         name = serializers.CharField(max_length=120)
-        format = serializers.CharField(default="round_robin")
-        options = serializers.JSONField(required=False, default=dict)
+        format = serializers.ChoiceField(choices=StageFormat.choices, default=StageFormat.ROUND_ROBIN)
+        options = serializers.JSONField(
+            required=False, default=dict, help_text=_("The format's options by name (docs/formats.md).")
+        )
+        publishing = serializers.ChoiceField(
+            choices=Stage.Publishing.choices,
+            default=Stage.Publishing.AUTOMATIC,
+            help_text=_(
+                "How the rounds after the first are published: as soon as they are due, or when the "
+                "organiser publishes them (POST rounds/)."
+            ),
+        )
+        tiebreaks = serializers.ListField(
+            child=serializers.ChoiceField(choices=[(str(t), str(t)) for t in Tiebreak]),
+            required=False,
+            default=list,
+            help_text=_("The standings' tiebreaks in order; empty: the format's default list."),
+        )
+        seeded_from = serializers.PrimaryKeyRelatedField(
+            queryset=Stage.objects.all(),
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text=_(
+                "An earlier stage of the tournament whose standings seed this one (groups → playoff)."
+            ),
+        )
+        seeded_take = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            default=None,
+            min_value=2,
+            help_text=_("How many of the earlier stage's top players go on; empty: all of them."),
+        )
+        online_play = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text=_("Its games are played online: the seated players get “Play” on their series."),
+        )
 
         class Meta:
             ref_name = "StageCreateInput"
@@ -485,13 +589,25 @@ class StageListCreateApi(ListAPIView[Stage]):
     def get_queryset(self) -> QuerySet[Stage]:
         return selectors.stages_visible(user=self.request.user).order_by("tournament_id", "order")
 
-    @extend_schema(request=InputSerializer, responses={201: StageOutputSerializer})
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            201: StageOutputSerializer,
+            **_refusals(
+                s400="A field or an option at fault (``fields`` names it): invalid, unknown_option, "
+                "option_not_a_number, option_not_a_choice, too_many_rounds, groups_uneven, "
+                "advance_not_below_table_size, format_not_for_game, invalid_tiebreaks …",
+                s403="not_organiser",
+                s404="tournament_not_found",
+            ),
+        },
+    )
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         tournament = selectors.tournament_get(user=request.user, tournament_id=data.pop("tournament"))
-        stage = services.stage_create(user=request.user, tournament=tournament, **data)
+        stage = stages.stage_create(user=request.user, tournament=tournament, **data)
         return Response(StageOutputSerializer(stage).data, status=status.HTTP_201_CREATED)
 
 
@@ -501,20 +617,117 @@ class StageDetailApi(APIView):
         return Response(StageOutputSerializer(stage_get(user=request.user, stage_id=stage_id)).data)
 
 
+class PreviewRowOutputSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True, help_text="None for a bye.")
+    key = serializers.CharField(help_text="Empty for a bye.")
+    phase = serializers.CharField(help_text="The series' phase (swiss, winners, losers …), or bye.")
+    group = serializers.CharField(allow_null=True)
+    players = serializers.ListField(
+        child=serializers.CharField(allow_null=True), help_text="Names in seat order; None: an empty seat."
+    )
+    walkover = serializers.BooleanField()
+
+
+class StagePreviewOutputSerializer(serializers.Serializer[Any]):
+    stage = serializers.IntegerField(source="stage.pk")
+    rounds = serializers.SerializerMethodField()
+    rows = serializers.SerializerMethodField()
+    problem = serializers.CharField(
+        help_text="Why nothing can be paired now (translated); empty when rows are given."
+    )
+
+    def get_rounds(self, preview: stages.Preview) -> list[int]:
+        return [r.number for r in preview.rounds]
+
+    @extend_schema_field(PreviewRowOutputSerializer(many=True))
+    def get_rows(self, preview: stages.Preview) -> list[dict[str, Any]]:
+        return list(PreviewRowOutputSerializer(stages.preview_rows(preview), many=True).data)
+
+
+class StagePreviewApi(APIView):
+    """What publishing would store now (organisers): the first round, or in review mode the round
+    due, as rows (nothing is stored); ``problem`` says why nothing can be paired."""
+
+    @extend_schema(
+        responses={
+            200: StagePreviewOutputSerializer,
+            **_refusals(s403="not_organiser", s404="stage_not_found"),
+        }
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = stage_get(user=request.user, stage_id=stage_id)
+        preview = stages.stage_preview(user=request.user, stage_id=stage.pk)
+        return Response(StagePreviewOutputSerializer(preview).data)
+
+
 class RoundOutputSerializer(serializers.ModelSerializer[Round]):
     class Meta:
         model = Round
-        fields = ["id", "stage", "number", "starts_at", "bye"]
+        fields = ["id", "stage", "number", "starts_at", "published_at", "bye"]
 
 
-class StageRoundsGenerateApi(APIView):
-    """Pair the whole round robin of a stage (organisers; once)."""
+class PublishedRoundOutputSerializer(serializers.ModelSerializer[Round]):
+    series = SeriesOutputSerializer(many=True)
 
-    @extend_schema(request=None, responses={201: RoundOutputSerializer(many=True)})
+    class Meta:
+        model = Round
+        fields = ["id", "stage", "number", "starts_at", "published_at", "bye", "series"]
+
+
+class StageRoundsPublishApi(APIView):
+    """Publish the rounds due (organisers): a round robin all at once, the other formats the first
+    round, and later rounds of a stage set to "review before publishing" (an automatic stage
+    publishes them itself after the last result). ``round`` asks for that round."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        round = serializers.IntegerField(
+            min_value=1,
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text=_("The round to publish; empty: whatever is due."),
+        )
+
+        class Meta:
+            ref_name = "StageRoundsPublishInput"
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            201: PublishedRoundOutputSerializer(many=True),
+            **_refusals(
+                s400="round_not_next (``extra.next``), or the stage's players cannot fill it "
+                "(not_enough_entrants …)",
+                s403="not_organiser",
+                s404="stage_not_found",
+                s409="round_already_generated; round_not_due (``extra.waiting``: the series keys "
+                "still to be decided); no_more_rounds; no_pairing_without_rematch; stage_finished",
+            ),
+        },
+    )
     def post(self, request: Request, stage_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
         stage = stage_get(user=request.user, stage_id=stage_id)
-        rounds = services.stage_rounds_generate(user=request.user, stage_id=stage.pk)
-        return Response(RoundOutputSerializer(rounds, many=True).data, status=status.HTTP_201_CREATED)
+        rounds = stages.stage_round_publish(
+            user=request.user, stage_id=stage.pk, round_number=serializer.validated_data["round"]
+        )
+        published = (
+            Round.objects.filter(pk__in=[r.pk for r in rounds])
+            .prefetch_related(
+                Prefetch(
+                    "series",
+                    queryset=Series.objects.select_related("round", "stage__tournament")
+                    .prefetch_related("seats__player")
+                    .order_by("table"),
+                )
+            )
+            .order_by("number")
+        )
+        return Response(
+            PublishedRoundOutputSerializer(published, many=True).data, status=status.HTTP_201_CREATED
+        )
 
 
 class RoundListApi(ListAPIView[Round]):
@@ -523,6 +736,177 @@ class RoundListApi(ListAPIView[Round]):
 
     def get_queryset(self) -> QuerySet[Round]:
         return selectors.rounds_visible(user=self.request.user).order_by("stage_id", "number")
+
+
+# --- Withdrawals, forfeits, the bracket -----------------------------------------------------------
+
+
+class WithdrawalOutputSerializer(serializers.ModelSerializer[Withdrawal]):
+    player_name = serializers.CharField(source="player.name")
+    recorded_by = serializers.CharField(source="recorded_by.username", default=None)
+
+    class Meta:
+        model = Withdrawal
+        fields = ["id", "stage", "player", "player_name", "from_round", "reason", "recorded_by", "created_at"]
+
+
+class StageWithdrawalsApi(APIView):
+    """A stage's withdrawals (anyone who may see the stage); organisers withdraw a player from
+    round ``from_round`` on (default: the first round in which they have a series not decided yet,
+    or the next round). Their series from then on are walkovers; later rounds leave them out."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        player = serializers.IntegerField(help_text=_("The player's id."))
+        from_round = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+        reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+        class Meta:
+            ref_name = "StageWithdrawInput"
+
+    @extend_schema(
+        responses={200: WithdrawalOutputSerializer(many=True), **_refusals(s404="stage_not_found")}
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = stage_get(user=request.user, stage_id=stage_id)
+        withdrawals = selectors.stage_withdrawals_list(stage=stage)
+        return Response(WithdrawalOutputSerializer(withdrawals, many=True).data)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            201: WithdrawalOutputSerializer,
+            **_refusals(
+                s400="not_an_entrant (field ``player``), invalid (field ``from_round``)",
+                s403="not_organiser",
+                s404="stage_not_found",
+                s409="already_withdrawn",
+            ),
+        },
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        stage = stage_get(user=request.user, stage_id=stage_id)
+        withdrawal = stages.stage_withdraw(
+            user=request.user,
+            stage_id=stage.pk,
+            player_id=data["player"],
+            from_round=data["from_round"],
+            reason=data["reason"],
+        )
+        return Response(WithdrawalOutputSerializer(withdrawal).data, status=status.HTTP_201_CREATED)
+
+
+class SeriesForfeitApi(APIView):
+    """Record that ``players`` did not come to a series (organisers), while none of its games is
+    recorded and when it decides the series (the players who came are no more than those who go
+    on: two seats, the opponent wins; everyone away, a double forfeit). Answers the series."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        players = serializers.ListField(
+            child=serializers.IntegerField(),
+            allow_empty=False,
+            help_text=_("The ids of the players who did not come."),
+        )
+        reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+        class Meta:
+            ref_name = "SeriesForfeitInput"
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            201: SeriesOutputSerializer,
+            **_refusals(
+                s400="invalid, forfeit_not_deciding (field ``players``)",
+                s403="not_organiser",
+                s404="series_not_found",
+                s409="series_started",
+            ),
+        },
+    )
+    def post(self, request: Request, series_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        series = selectors.series_get(user=request.user, series_id=series_id)
+        stages.series_forfeit(
+            user=request.user,
+            series_id=series.pk,
+            player_ids=serializer.validated_data["players"],
+            reason=serializer.validated_data["reason"],
+        )
+        return Response(
+            SeriesOutputSerializer(selectors.series_get(user=request.user, series_id=series.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class BracketSeatOutputSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+
+
+class BracketSlotOutputSerializer(serializers.ModelSerializer[BracketSlot]):
+    class Meta:
+        model = BracketSlot
+        fields = ["place", "to_key", "to_seat"]
+
+
+class BracketSeriesOutputSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(source="series.pk")
+    key = serializers.CharField(source="series.key")
+    phase = serializers.CharField(source="series.phase")
+    phase_round = serializers.IntegerField(source="series.phase_round")
+    group = serializers.CharField(source="series.group")
+    round = serializers.IntegerField(source="series.round.number")
+    table = serializers.IntegerField(source="series.table")
+    seats = serializers.ListField(
+        child=BracketSeatOutputSerializer(allow_null=True),
+        help_text="By seat index (seat 0 deals first); None: an empty seat (a bye, or nobody through yet).",
+    )
+    advance = serializers.IntegerField(source="series.advance", help_text="How many of its players go on.")
+    walkover = serializers.BooleanField(source="series.walkover")
+    flagged = serializers.BooleanField(source="series.flagged")
+    status = serializers.CharField(source="series.status")
+    placings = serializers.JSONField(source="series.placings", help_text="By player id, once decided.")
+    score = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Games won so far by seat; None before the first game and for a walkover.",
+    )
+    slots = BracketSlotOutputSerializer(
+        many=True, help_text="Where the player finishing ``place``-th goes: seat ``to_seat`` of ``to_key``."
+    )
+
+
+class ChampionOutputSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+
+
+class StageBracketOutputSerializer(serializers.Serializer[Any]):
+    stage = serializers.IntegerField(source="stage.pk")
+    format = serializers.CharField(source="stage.format")
+    status = serializers.CharField(source="stage.status")
+    results_version = serializers.IntegerField(source="stage.results_version")
+    series = BracketSeriesOutputSerializer(source="lines", many=True)
+    champion = ChampionOutputSerializer(
+        allow_null=True,
+        help_text="Once the stage is finished: the final's winner, or the top of the standings "
+        "(Swiss, round robin) once they follow every result.",
+    )
+
+
+class StageBracketApi(APIView):
+    """Every series of a stage as a bracket draws it (any format), in round and table order, and
+    the champion once the stage is finished."""
+
+    @extend_schema(responses={200: StageBracketOutputSerializer, **_refusals(s404="stage_not_found")})
+    def get(self, request: Request, stage_id: int) -> Response:
+        bracket = selectors.stage_bracket_get(user=request.user, stage_id=stage_id)
+        return Response(StageBracketOutputSerializer(bracket).data)
 
 
 class SeriesDetailApi(APIView):

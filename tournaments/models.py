@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 # The engines' own GameKind (a pure StrEnum); other modules import it from here too.
 from games.engine.protocol import GameKind
+from tournaments.formats.base import FormatKey, Phase
 from tournaments.results.values import ResultValue, result_from_json
 
 # The games by name, as people read them. The values are the engines' GameKind: a kind without a
@@ -37,13 +38,29 @@ class SeriesFormat(models.TextChoices):
 
 
 class StageFormat(models.TextChoices):
-    ROUND_ROBIN = "round_robin", _("Round robin")
-    SWISS = "swiss", _("Swiss")
-    SWISS_TABLES = "swiss_tables", _("Swiss tables")
-    SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
-    DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
-    GROUPS_PLAYOFF = "groups_playoff", _("Groups then playoff")
-    HEATS = "heats", _("Free-for-all heats")
+    ROUND_ROBIN = FormatKey.ROUND_ROBIN.value, _("Round robin")
+    SWISS = FormatKey.SWISS.value, _("Swiss")
+    SWISS_TABLES = FormatKey.SWISS_TABLES.value, _("Swiss tables")
+    SINGLE_ELIMINATION = FormatKey.SINGLE_ELIMINATION.value, _("Single elimination")
+    DOUBLE_ELIMINATION = FormatKey.DOUBLE_ELIMINATION.value, _("Double elimination")
+    GROUPS_PLAYOFF = FormatKey.GROUPS_PLAYOFF.value, _("Groups then playoff")
+    HEATS = FormatKey.HEATS.value, _("Free-for-all heats")
+
+
+class SeriesPhase(models.TextChoices):
+    """What part of its stage a series belongs to (the formats' ``Phase``)."""
+
+    ROUND_ROBIN = Phase.ROUND_ROBIN.value, _("Round robin")
+    SWISS = Phase.SWISS.value, _("Swiss")
+    WINNERS = Phase.WINNERS.value, _("Winners' bracket")
+    LOSERS = Phase.LOSERS.value, _("Losers' bracket")
+    THIRD_PLACE = Phase.THIRD_PLACE.value, _("Third place")
+    GRAND_FINAL = Phase.GRAND_FINAL.value, _("Grand final")
+    GRAND_FINAL_RESET = Phase.GRAND_FINAL_RESET.value, _("Grand final reset")
+    FINAL = Phase.FINAL.value, _("Final")
+    GROUP = Phase.GROUP.value, _("Group")
+    HEAT = Phase.HEAT.value, _("Heat")
+    REPECHAGE = Phase.REPECHAGE.value, _("Repechage")
 
 
 class Club(models.Model):
@@ -156,6 +173,27 @@ class Stage(models.Model):
     # Its series are played online (games/online/series.py): seated players get "Play".
     online_play = models.BooleanField(_("played online"), default=False)
 
+    class Publishing(models.TextChoices):
+        AUTOMATIC = "automatic", _("Automatically, as soon as a round is due")
+        REVIEW = "review", _("After the organiser has reviewed it")
+
+    # How the rounds after the first are published (the first always by the organiser).
+    publishing = models.CharField(
+        _("publishing"), max_length=12, choices=Publishing.choices, default=Publishing.AUTOMATIC
+    )
+    # The stage's entrants in seeding order (player ids), fixed when its first round is published.
+    entrants = models.JSONField(default=list, blank=True)
+    # Seeded from an earlier stage's standings: its top ``seeded_take`` players (all when empty).
+    seeded_from = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seeded_stages",
+        verbose_name=_("seeded from"),
+    )
+    seeded_take = models.PositiveSmallIntegerField(_("players taken"), null=True, blank=True)
+
     class Meta:
         ordering = ["tournament", "order"]
         constraints = [
@@ -180,6 +218,13 @@ class Round(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     # Two-seat round robin with an odd count: the player who sits out (scored per the stage's bye rule).
     bye = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # The round as its format planned it (formats.base.rounds_to_json of this one round): published
+    # pairings never change, and the stage state is read back from it.
+    plan = models.JSONField(default=dict, blank=True)
+    # The decided series the round was generated from (key -> placings): a correction that changes
+    # one of them flags the round's series (``Series.flagged``).
+    inputs = models.JSONField(default=dict, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["stage", "number"]
@@ -203,15 +248,29 @@ class Series(models.Model):
     # The coin flip of S42 comes from this seed; its hash is published when the series starts.
     seed = models.CharField(max_length=64)
     seed_hash = models.CharField(max_length=64)
-    # {"player id": placing} once decided (S43).
+    # {"player id": placing} once decided (S43). A player who forfeited has no placing.
     placings = models.JSONField(default=dict, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
+    # Where the series stands in its format: its stable key ("R3-2", "W2-1", "L4-1", "GF1" …), phase,
+    # the round of that phase, its group, how many of its players go on (top k; 0 = nobody by this
+    # series alone), its number of seats (a bracket seat may be empty: a bye).
+    key = models.CharField(max_length=24)
+    phase = models.CharField(max_length=20, choices=SeriesPhase.choices, default=SeriesPhase.ROUND_ROBIN)
+    phase_round = models.PositiveSmallIntegerField(default=1)
+    group = models.CharField(max_length=8, blank=True)
+    advance = models.PositiveSmallIntegerField(default=0)
+    seat_count = models.PositiveSmallIntegerField(default=2)
+    # Not played: its players are no more than those who go on (a bye in a bracket).
+    walkover = models.BooleanField(_("walkover"), default=False)
+    # A correction changed a result this series was paired from (rules: later rounds are flagged).
+    flagged = models.BooleanField(_("flagged"), default=False)
 
     class Meta:
         ordering = ["round", "table"]
         verbose_name_plural = _("series")
         constraints = [
-            models.UniqueConstraint(fields=["round", "table"], name="series_table_unique_in_round")
+            models.UniqueConstraint(fields=["round", "table"], name="series_table_unique_in_round"),
+            models.UniqueConstraint(fields=["stage", "key"], name="series_key_unique_in_stage"),
         ]
 
     def __str__(self) -> str:
@@ -234,6 +293,70 @@ class SeriesSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.series}: seat {self.seat}"
+
+
+class BracketSlot(models.Model):
+    """Where the player finishing ``place``-th in ``series`` goes: seat ``to_seat`` of the series
+    keyed ``to_key`` in the same stage (published when its round is due). In a double elimination
+    the winner goes on in the winners' bracket and the loser drops into the losers' bracket."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="slots")
+    place = models.PositiveSmallIntegerField()
+    to_key = models.CharField(max_length=24)
+    to_seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["series", "place"]
+        constraints = [models.UniqueConstraint(fields=["series", "place"], name="slot_place_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.series.key} #{self.place} → {self.to_key}:{self.to_seat}"
+
+
+class Withdrawal(models.Model):
+    """A player withdrawn from a stage: not seated from round ``from_round`` on. Their published
+    series without a result are walkovers for the others (docs/formats.md)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="withdrawals")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="withdrawals")
+    from_round = models.PositiveSmallIntegerField(_("from round"))
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["stage", "from_round", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "player"], name="withdrawal_once_per_stage"),
+            models.CheckConstraint(condition=Q(from_round__gte=1), name="withdrawal_from_round_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} withdrawn from round {self.from_round} of {self.stage}"
+
+
+class Forfeit(models.Model):
+    """A player who did not come to a series (a no-show): placed below everyone who played; the
+    series is decided for the others when they are no more than those who go on."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="forfeits")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="forfeits")
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["series", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "player"], name="forfeit_once_per_series"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} forfeits {self.series}"
 
 
 class Game(models.Model):

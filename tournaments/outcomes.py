@@ -17,8 +17,8 @@ from games.engine.snap.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.engine.snap.rules import rules_from_options as snap_rules_from_options
 from tournaments import series as pure_series
 from tournaments import standings as pure_standings
-from tournaments.models import Entry, GameKind, GameResult, Player, Round, Series, Stage
-from tournaments.results.values import PlayedResult, ResultValue, VoidResult
+from tournaments.models import Entry, GameKind, GameResult, Player, Round, Series, SeriesSeat, Stage
+from tournaments.results.values import PlayedResult, ResultValue, StoredOutcome, VoidResult, stored_outcome
 
 
 class SeriesInconsistent(ValueError):
@@ -206,56 +206,75 @@ def _lines(standings: pure_standings.Standings, group: int) -> list[StandingLine
 
 
 def stage_standings(stage: Stage) -> list[StandingLine]:
-    """Work out ``stage``'s standings from its confirmed results (pure functions do the work); a
-    void game counts for nothing."""
+    """Work out ``stage``'s standings from its confirmed results; its format ranks (pure functions do
+    the work). A void game counts for nothing; a series decided without games (a forfeit, a
+    withdrawal) counts by its placings; a walkover (a bracket bye) is not a series played."""
+    from tournaments.formats.registry import format_for
+
     game = GameKind(stage.tournament.game)
     records: list[tuple[int, pure_standings.SeriesRecord]] = []
-    confirmed = (
+    # Plain rows, not model instances: a 1,024-player Swiss has thousands of series and results
+    # (docs/benchmarks.md "Standings of a whole stage").
+    games_by_series: dict[int, list[tuple[bool, StoredOutcome]]] = {}
+    for series_id, sudden_death, data in (
         GameResult.objects.filter(game__series__stage=stage, confirmed=True, void=False)
-        .select_related("game")
         .order_by("game__series_id", "game__number")
-    )
-    games_by_series: dict[int, list[GameResult]] = {}
-    for result in confirmed:
-        games_by_series.setdefault(result.game.series_id, []).append(result)
-    for series in (
-        Series.objects.filter(stage=stage).prefetch_related("seats").order_by("round__number", "table")
+        .values_list("game__series_id", "game__sudden_death", "data")
     ):
-        player_ids = tuple(s.player_id for s in sorted(series.seats.all(), key=lambda s: s.seat))
+        outcome = stored_outcome(data)
+        if outcome is not None:
+            games_by_series.setdefault(series_id, []).append((sudden_death, outcome))
+    seats_by_series: dict[int, list[tuple[int, int]]] = {}
+    for series_id, seat, player_id in SeriesSeat.objects.filter(
+        series__stage=stage, series__walkover=False
+    ).values_list("series_id", "seat", "player_id"):
+        seats_by_series.setdefault(series_id, []).append((seat, player_id))
+    for series_id, table, series_format, seed, status, placings, round_number in (
+        Series.objects.filter(stage=stage, walkover=False)
+        .order_by("round__number", "table")
+        .values_list("pk", "table", "format", "seed", "status", "placings", "round__number")
+    ):
+        seats = sorted(seats_by_series.get(series_id, []))
+        if len(seats) < 2:
+            continue
+        player_ids = tuple(player for _seat, player in seats)
+        games = games_by_series.get(series_id, [])
+        decided_without_games = status == Series.Status.DECIDED and not games
         records.append(
             (
-                series.table,
+                table,
                 pure_standings.SeriesRecord(
                     seats=player_ids,
-                    length=pure_series.series_length(series.format),
+                    length=pure_series.series_length(series_format),
                     games=tuple(
-                        game_outcome(value, player_ids, sudden_death=r.game.sudden_death)
-                        for r in games_by_series.get(series.pk, [])
-                        if not isinstance(value := r.value, VoidResult)
+                        pure_series.GameOutcome.from_players(
+                            player_ids,
+                            outcome.placings,
+                            sudden_death=sudden_death,
+                            wrong_calls=outcome.wrong_calls,
+                            game_points=outcome.game_points,
+                        )
+                        for sudden_death, outcome in games
                     ),
-                    seed=series.seed,
+                    seed=seed,
+                    result=tuple(placings.get(str(p)) for p in player_ids) if decided_without_games else None,
+                    round=round_number,
                 ),
             )
         )
-    chain = stage.tiebreaks or None
-    if game is GameKind.SNAP:
-        lines: list[StandingLine] = []
-        for table, record in records:
-            lines += _lines(pure_standings.table_standings(record, stage_seed=stage.seed, chain=chain), table)
-        return lines
-    entrants = list(
+    entrants = list(stage.entrants) or list(
         Entry.objects.filter(tournament=stage.tournament)
         .order_by("seed", "player__name")
         .values_list("player_id", flat=True)
     )
     byes = list(Round.objects.filter(stage=stage, bye__isnull=False).values_list("bye_id", flat=True))
-    standings = pure_standings.round_robin_standings(
+    groups = format_for(stage.format).standings(
         entrants,
-        [record for _table, record in records],
+        records,
         game=game,
+        options=stage.options,
         stage_seed=stage.seed,
-        chain=chain,
+        chain=tuple(stage.tiebreaks),
         byes=byes,
-        bye_score=pure_standings.ByeScore(stage.options.get("bye", "win")),
     )
-    return _lines(standings, 0)
+    return [line for group, standings in groups for line in _lines(standings, group)]

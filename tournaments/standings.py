@@ -428,25 +428,37 @@ def _stage_rank(
         Tiebreak.DEPTH: lambda p: depth[p],
     }
     two_seats = all(len(outcome.record.seats) == 2 for outcome in decided)
+    # Indexes for head-to-head, which runs once per tied group: two seats, meetings and outright
+    # wins by pair; tables, the records each player sat in.
+    meetings: Counter[frozenset[PlayerId]] = Counter()
+    pair_wins: Counter[tuple[frozenset[PlayerId], PlayerId]] = Counter()
+    records_of: dict[PlayerId, list[int]] = {}
+    if two_seats:
+        for outcome in decided:
+            pair = frozenset(outcome.record.seats)
+            meetings[pair] += 1
+            if outcome.placings.count(1) == 1:
+                pair_wins[pair, outcome.record.seats[outcome.placings.index(1)]] += 1
+    else:
+        for index, record in enumerate(records):
+            for player in record.seats:
+                records_of.setdefault(player, []).append(index)
 
     def head_to_head(group: Sequence[PlayerId]) -> dict[PlayerId, TiebreakValue] | None:
         members = set(group)
         if two_seats:
-            meetings: Counter[frozenset[PlayerId]] = Counter()
-            won: Counter[PlayerId] = Counter()
-            for outcome in decided:
-                seats = outcome.record.seats
-                if set(seats) <= members:
-                    meetings[frozenset(seats)] += 1
-                    for seat, player in enumerate(seats):
-                        if outcome.placings[seat] == 1 and outcome.placings.count(1) == 1:
-                            won[player] += 1
-            counts = {meetings[frozenset(pair)] for pair in combinations(group, 2)}
+            pairs = [frozenset(pair) for pair in combinations(group, 2)]
+            counts = {meetings[pair] for pair in pairs}
             if len(counts) != 1 or 0 in counts:
                 return None  # not every pair met, or not equally often: the mini-table would be unfair
+            won: Counter[PlayerId] = Counter()
+            for pair in pairs:
+                for player in pair:
+                    won[player] += pair_wins[pair, player]
             return {p: won[p] for p in group}
         ahead: Counter[PlayerId] = Counter()
-        for record in records:
+        for index in sorted({i for p in group for i in records_of.get(p, ())}):
+            record = records[index]
             seated = [(seat, p) for seat, p in enumerate(record.seats) if p in members]
             for outcome_game in record.games if len(seated) >= 2 else ():
                 for (sa, a), (sb, b) in combinations(seated, 2):

@@ -6,6 +6,7 @@ from celery import shared_task
 
 from tournaments.selectors import stages_with_stale_standings
 from tournaments.services import stage_standings_recompute
+from tournaments.stages import stage_advance, stages_due
 
 
 @shared_task(name="tournaments.tasks.stage_standings_recompute_task")
@@ -13,10 +14,26 @@ def stage_standings_recompute_task(stage_id: int) -> bool:
     return stage_standings_recompute(stage_id=stage_id)
 
 
+@shared_task(name="tournaments.tasks.stage_advance_task")
+def stage_advance_task(stage_id: int) -> dict[str, object]:
+    """The stage task: after a result (or a withdrawal, a forfeit, a publish) publish the rounds
+    due, flag what a correction changed, finish the stage after its last round."""
+    outcome = stage_advance(stage_id=stage_id)
+    return {
+        "published": list(outcome.published),
+        "finished": outcome.finished,
+        "flagged": list(outcome.flagged),
+        "problem": outcome.problem,
+    }
+
+
 @shared_task(name="tournaments.tasks.standings_reconcile_task")
 def standings_reconcile_task() -> list[int]:
-    """Beat: repair any stage whose standings lag its results (a lost message, a crashed worker)."""
+    """Beat: repair any stage whose standings lag its results (a lost message, a crashed worker),
+    and advance every running stage whose next round is due (a lost stage task)."""
     stale = stages_with_stale_standings()
     for stage_id in stale:
         stage_standings_recompute_task.delay(stage_id)
+    for stage_id in stages_due():
+        stage_advance_task.delay(stage_id)
     return stale

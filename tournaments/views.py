@@ -18,13 +18,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import selectors, services
+from tournaments import selectors, services, stages
 from tournaments.forms import (
+    ForfeitForm,
     PlayersAddForm,
     RefereeAddForm,
     ResultForm,
     StageCreateForm,
     TournamentCreateForm,
+    WithdrawForm,
 )
 from tournaments.results import services as result_services
 from tournaments.results.selectors import result_target_get
@@ -71,7 +73,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if page.roles.organiser:
         forms = {
             "players_form": PlayersAddForm(addable=page.addable_players),
-            "stage_form": StageCreateForm(game=page.tournament.game),
+            "stage_form": StageCreateForm(game=page.tournament.game, tournament=page.tournament),
             "referee_form": RefereeAddForm(),
         }
     return render(request, "tournaments/tournament.html", {"page": page, **forms})
@@ -93,6 +95,42 @@ def series_fragment(request: HttpRequest, series_id: int) -> HttpResponse:
 def series_version(request: HttpRequest, series_id: int) -> JsonResponse:
     version = selectors.series_version_get(user=request.user, series_id=series_id)
     return _changed(request, str(version), "series-changed")
+
+
+def _stage_page(request: HttpRequest, page: Any, *, status: int = 200, **forms: Any) -> HttpResponse:
+    from tournaments.bracket_page import stage_drawing
+
+    context = {
+        "page": page,
+        "drawing": stage_drawing(page),
+        "poll": LIVE_POLL_SECONDS,
+        "withdraw_form": WithdrawForm(players=page.players) if page.roles.organiser else None,
+        **forms,
+    }
+    return render(request, "tournaments/stage.html", context, status=status)
+
+
+@require_GET
+def stage_detail(request: HttpRequest, stage_id: int) -> HttpResponse:
+    return _stage_page(request, selectors.stage_page_get(user=request.user, stage_id=stage_id))
+
+
+@require_GET
+def stage_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
+    from tournaments.bracket_page import stage_drawing
+
+    page = selectors.stage_page_get(user=request.user, stage_id=stage_id)
+    return render(
+        request,
+        "tournaments/_stage_body.html",
+        {"page": page, "drawing": stage_drawing(page), "poll": LIVE_POLL_SECONDS},
+    )
+
+
+@require_GET
+def stage_round(request: HttpRequest, stage_id: int, number: int) -> HttpResponse:
+    page, line = selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
+    return render(request, "tournaments/round.html", {"page": page, "line": line})
 
 
 @require_GET
@@ -145,7 +183,7 @@ def _tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: A
     context = {
         "page": page,
         "players_form": PlayersAddForm(addable=page.addable_players),
-        "stage_form": StageCreateForm(game=page.tournament.game),
+        "stage_form": StageCreateForm(game=page.tournament.game, tournament=page.tournament),
         "referee_form": RefereeAddForm(),
         **forms,
     }
@@ -194,7 +232,7 @@ def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResp
 @require_POST
 def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
-    form = StageCreateForm(request.POST, game=tournament.game)
+    form = StageCreateForm(request.POST, game=tournament.game, tournament=tournament)
     if form.is_valid():
         try:
             services.stage_create(user=request.user, tournament=tournament, **form.service_kwargs(tournament))
@@ -209,16 +247,102 @@ def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
+    """Publish the round(s) due (the first round after its preview; in review mode, the next)."""
     stage = selectors.stage_get(user=request.user, stage_id=stage_id)
     try:
-        rounds = services.stage_rounds_generate(user=request.user, stage_id=stage.pk)
+        rounds = stages.stage_round_publish(user=request.user, stage_id=stage.pk)
     except ApplicationError as exc:
         if exc.status in (403, 404):
             raise
         messages.error(request, str(exc.message))
     else:
-        messages.success(request, _("%(n)s rounds generated.") % {"n": len(rounds)})
-    return redirect("tournaments:tournament", tournament_id=stage.tournament_id)
+        messages.success(
+            request,
+            _("Round %(n)s published.") % {"n": rounds[0].number}
+            if len(rounds) == 1
+            else _("%(n)s rounds published.") % {"n": len(rounds)},
+        )
+    return redirect("tournaments:stage", stage_id=stage.pk)
+
+
+@login_required
+@require_GET
+def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
+    preview = stages.stage_preview(user=request.user, stage_id=stage_id)
+    return render(
+        request,
+        "tournaments/stage_preview.html",
+        {"preview": preview, "rows": stages.preview_rows(preview), "stage": preview.stage},
+    )
+
+
+@login_required
+@require_POST
+def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
+    online = request.POST.get("online") == "1"
+    try:
+        stages.stage_online_set(user=request.user, stage_id=stage_id, online=online)
+    except ApplicationError as exc:
+        if exc.status in (403, 404):
+            raise
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(
+            request,
+            _("Its series are played online now: the players see “Play”.")
+            if online
+            else _("Its series are played at the tables now."),
+        )
+    return redirect("tournaments:stage", stage_id=stage_id)
+
+
+@login_required
+@require_POST
+def stage_withdraw(request: HttpRequest, stage_id: int) -> HttpResponse:
+    page = selectors.stage_page_get(user=request.user, stage_id=stage_id)
+    form = WithdrawForm(request.POST, players=page.players)
+    if form.is_valid():
+        try:
+            stages.stage_withdraw(
+                user=request.user,
+                stage_id=stage_id,
+                player_id=form.cleaned_data["player"],
+                from_round=form.cleaned_data["from_round"],
+                reason=form.cleaned_data["reason"],
+            )
+        except ApplicationError as exc:
+            _apply_service_error(form, exc)
+        else:
+            messages.success(
+                request, _("Withdrawn: their open series are walkovers; later rounds leave them out.")
+            )
+            return redirect("tournaments:stage", stage_id=stage_id)
+    return _stage_page(request, page, withdraw_form=form, status=400)
+
+
+@login_required
+@require_POST
+def series_forfeit(request: HttpRequest, series_id: int) -> HttpResponse:
+    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    players = [seat.player for seat in page.series.seats.select_related("player")]
+    form = ForfeitForm(request.POST, players=players)
+    if form.is_valid():
+        try:
+            stages.series_forfeit(
+                user=request.user,
+                series_id=series_id,
+                player_ids=form.cleaned_data["players"],
+                reason=form.cleaned_data["reason"],
+            )
+        except ApplicationError as exc:
+            if exc.status in (403, 404):
+                raise
+            messages.error(request, str(exc.message))
+        else:
+            messages.success(request, _("The no-show is recorded and the series decided."))
+    else:
+        messages.error(request, _("Tick the players who did not come."))
+    return redirect("tournaments:series", series_id=series_id)
 
 
 # --- Results ------------------------------------------------------------------------------------

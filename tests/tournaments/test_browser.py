@@ -183,7 +183,9 @@ def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
     watcher_context.set_default_timeout(15_000)
     version_requests: list[str] = []
     standings = _watch(watcher_context, f"{server}/stages/{stage.pk}/standings/", version_requests)
-    assert standings.locator("text=No standings yet").is_visible()
+    # Publishing the round made version 1: everyone listed, nothing played yet.
+    assert standings.locator("#standings tbody tr").count() == 8  # two tables of 4
+    assert standings.evaluate("document.querySelector('#standings').dataset.version") == "1.1"
     table_page = _watch(watcher_context, f"{server}/series/{tables[0].pk}/", version_requests)
 
     # When the referee records ten games on the two tables by tapping (winners rotate: nobody gets
@@ -200,7 +202,7 @@ def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
         assert referee_page.locator("#preview").inner_text().endswith(winner.name)
         tapped_at = time.time() * 1000
         referee_page.locator("button.submit").tap()
-        expected = f"{tap + 1}.{tap + 1}"
+        expected = f"{tap + 2}.{tap + 2}"
         standings.wait_for_function(
             f"window.changes.some((c) => c.version === '{expected}')", timeout=10_000, polling=50
         )
@@ -213,7 +215,9 @@ def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
     # and without a reload;
     assert version_requests == []
     assert standings.evaluate("window.notReloaded") is True
-    assert f"Version {TAPS}" in standings.locator("#standings .version").inner_text()
+    assert (
+        f"Version {TAPS + 1}" in standings.locator("#standings .version").inner_text()
+    )  # the publish, then the taps
     assert not standings.locator("#standings .updating").count()
     table_page.wait_for_function(f"document.querySelector('#series-live').dataset.version === '{TAPS // 2}'")
     assert table_page.locator("#series-live li.game").count() == TAPS // 2
@@ -251,10 +255,118 @@ def test_a_page_without_a_socket_still_follows_by_polling(
     record_result(user=referee, series_id=tables[0].pk, game_number=1, result=snap_win(*seated))
 
     # Then its 2-s poller finds the new version and the table follows, without a reload.
-    page.wait_for_function("document.querySelector('#standings').dataset.version === '1.1'", timeout=10_000)
+    page.wait_for_function("document.querySelector('#standings').dataset.version === '2.2'", timeout=10_000)
     assert page.locator("#standings tbody tr").first.inner_text().startswith("1")
     assert seated[0].name in page.locator("#standings tbody tr").first.inner_text()
     assert version_requests, "the table changed without polling"
     assert page.evaluate("window.notReloaded") is True
     page.goto("about:blank")
+    context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_bracket_page_shows_the_next_round_after_a_result(
+    server: str, browser: Any, club: Any, referee: Any, players: list[Player]
+) -> None:
+    # Given a Snapszer knockout of four, seeded by the entry list, watched on a phone and a desktop;
+    organiser = club.organisers.get()
+    tournament = tournament_create(user=organiser, club=club, name="Cup", game=GameKind.SNAPSZER)
+    tournament_players_add(user=organiser, tournament=tournament, players=players[:4])
+    tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
+    stage = stage_create(
+        user=organiser,
+        tournament=tournament,
+        name="Knockout",
+        format=StageFormat.SINGLE_ELIMINATION,
+        options={"seeding": "manual"},
+    )
+    stage_rounds_generate(user=organiser, stage_id=stage.pk)
+    semis = list(Series.objects.filter(stage=stage).order_by("table"))
+    pages = []
+    for viewport in (PHONE, {"viewport": {"width": 1280, "height": 800}}):
+        context = browser.new_context(**viewport)
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        page.goto(f"{server}/stages/{stage.pk}/")
+        page.wait_for_function("window.snapLive && snapLive.subscribed().length === 1")
+        page.evaluate("window.notReloaded = true")
+        assert page.locator(".bracket-scroll svg").count() >= 1
+        assert page.locator("svg a[href*='/series/']").count() == 2  # the two semi-finals, linked
+        pages.append(page)
+
+    # When both semi-finals are won 2-0 by their first seat,
+    winners = []
+    for series in semis:
+        first, second = _seated(series)
+        winners.append(first)
+        for number in (1, 2):
+            record_result(
+                user=referee,
+                series_id=series.pk,
+                game_number=number,
+                result={"score": {str(first.pk): 7, str(second.pk): 3}},
+            )
+
+    # Then, without a reload, each page draws the final between the two winners, linked to it.
+    final = None
+    for page in pages:
+        page.wait_for_function("document.querySelectorAll(\"svg a[href*='/series/']\").length === 3")
+        final = final or Series.objects.get(stage=stage, key="W2-1")
+        box = page.locator(f"svg a[href$='/series/{final.pk}/']")
+        text = box.text_content() or ""
+        assert winners[0].name in text and winners[1].name in text
+        assert page.evaluate("window.notReloaded") is True
+        page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "device", [PHONE, {"viewport": {"width": 1280, "height": 800}}], ids=["phone", "desktop"]
+)
+def test_the_organiser_creates_a_knockout_previews_and_publishes_it_by_clicking(
+    server: str, browser: Any, club: Any, players: list[Player], device: dict[str, Any]
+) -> None:
+    organiser = club.organisers.get()
+    tournament = tournament_create(user=organiser, club=club, name="Cup", game=GameKind.SNAPSZER)
+    tournament_players_add(user=organiser, tournament=tournament, players=players[:6])
+    context = browser.new_context(**device)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto(f"{server}/accounts/login/?next=/tournaments/{tournament.pk}/")
+    page.fill("input[name=username]", organiser.username)
+    page.fill("input[name=password]", "pw-for-tests-only")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(rf"/tournaments/{tournament.pk}/$"))
+
+    # Choosing a format shows only its options.
+    form = page.locator("form[data-stage-form]")
+    form.locator("input[name=format][value=single_elimination]").check()
+    assert form.locator("input[name=third_place]").is_visible()
+    assert not form.locator("input[name=double]").is_visible()
+    assert not form.locator("input[name=rounds]").is_visible()
+    form.locator("input[name=format][value=swiss]").check()
+    assert (
+        form.locator("input[name=rounds]").is_visible()
+        and not form.locator("input[name=third_place]").is_visible()
+    )
+    form.locator("input[name=format][value=single_elimination]").check()
+    form.locator("input[name=name]").fill("Knockout")
+    form.locator("input[name=third_place]").check()
+    form.locator("select[name=seeding]").select_option("manual")
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("text=Preview the first round")
+    stage = Stage.objects.get(tournament=tournament)
+    assert stage.format == "single_elimination" and stage.options["third_place"] is True
+    assert "double" not in stage.options
+
+    # The preview lists round 1 (six players in a bracket of eight: the top two seeds have a bye).
+    page.click("text=Preview the first round")
+    rows = page.locator("table.pairings tbody tr")
+    assert rows.count() == 4
+    assert page.locator("table.pairings tbody tr", has_text="walkover").count() == 2
+    assert not stage.rounds.exists()
+    page.click("button:has-text('Publish')")
+    page.wait_for_selector(".bracket-scroll svg")
+    assert "Round 1 published." in page.content()
+    assert page.locator("svg a[href*='/series/']").count() == 4
     context.close()

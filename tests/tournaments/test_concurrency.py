@@ -120,3 +120,45 @@ def test_20_corrections_that_void_a_later_game_at_once_void_it_once(
         (2, True, True),
     ]
     assert Stage.objects.get(pk=series.stage_id).results_version == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_20_stage_tasks_at_once_publish_the_next_round_once(
+    make_tournament: Any, organiser: Any, referee: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.conftest import snapszer_win
+    from tournaments.models import GameKind, Round
+    from tournaments.services import tournament_players_enter
+    from tournaments.stages import stage_advance, stage_create, stage_round_publish
+
+    tournament = make_tournament(game=GameKind.SNAPSZER)
+    tournament_players_enter(user=organiser, tournament=tournament, new_names=[f"P{n}" for n in range(8)])
+    stage = stage_create(user=organiser, tournament=tournament, name="Swiss", format="swiss")
+    stage_round_publish(user=organiser, stage_id=stage.pk)
+    # The results' own stage tasks are lost (they would run inline on commit): 20 run at once instead.
+    monkeypatch.setattr("tournaments.results.services._enqueue_standings", lambda stage_id: None)
+    for series in Series.objects.filter(stage=stage):
+        a, b = (s.player for s in series.seats.order_by("seat"))
+        for number in (1, 2):
+            record_result(user=referee, series_id=series.pk, game_number=number, result=snapszer_win(a, b))
+    published: list[tuple[int, ...]] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(THREADS)
+
+    def run() -> None:
+        try:
+            barrier.wait()
+            outcome = stage_advance(stage_id=stage.pk)
+            with lock:
+                published.append(outcome.published)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(published, key=len) == [()] * (THREADS - 1) + [(2,)]
+    assert Round.objects.filter(stage=stage).count() == 2
+    assert Series.objects.filter(stage=stage, round__number=2).count() == 4

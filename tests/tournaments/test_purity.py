@@ -14,6 +14,7 @@ PURE = [
     TOURNAMENTS / "series.py",
     TOURNAMENTS / "standings.py",
     TOURNAMENTS / "problems.py",
+    TOURNAMENTS / "bracket_svg.py",
     *sorted((TOURNAMENTS / "formats").rglob("*.py")),
 ]
 FORBIDDEN = {"django", "rest_framework", "celery", "time", "datetime", "random", "secrets", "uuid", "os"}

@@ -52,3 +52,11 @@ def test_placings_follow_the_catalogue_of_the_reader(settings: Any, tmp_path: Pa
             assert [ordinal_place(n) for n in (1, 2, 3, 4, 12, 21)] == ["1.", "2.", "3.", "4.", "12.", "21."]
     finally:
         translation.activate(settings.LANGUAGE_CODE)
+
+
+def test_every_tiebreak_has_a_column_label_a_meaning_and_a_reason() -> None:
+    from tournaments.standings import Tiebreak
+    from tournaments.templatetags.league import TIEBREAKS, WHY_BELOW
+
+    for tiebreak in Tiebreak:
+        assert str(tiebreak) in TIEBREAKS and str(tiebreak) in WHY_BELOW, tiebreak

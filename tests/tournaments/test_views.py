@@ -212,7 +212,7 @@ def test_someone_not_logged_in_is_sent_to_the_login_page(table: Series, players:
 def test_the_referee_sees_record_buttons_and_no_organiser_forms(table: Series, referee: Any) -> None:
     page = _client(referee).get(f"/tournaments/{table.stage.tournament_id}/").content.decode()
     assert _record_url(table) in page
-    assert "Add players" not in page and "New round-robin stage" not in page
+    assert "Add players" not in page and "New stage" not in page
 
 
 def test_a_game_of_the_wrong_number_is_refused_with_the_next_one(
@@ -246,7 +246,7 @@ def test_the_organiser_sets_up_a_league_from_the_pages(
     client.post(f"{url}/stages/new/", {"name": "League", "bye": "win"})
     stage = Stage.objects.get(tournament=tournament)
     response = client.post(f"/stages/{stage.pk}/rounds/", follow=True)
-    assert "5 rounds generated." in response.content.decode()  # 6 players: n - 1 rounds
+    assert "5 rounds published." in response.content.decode()  # 6 players: n - 1 rounds
     assert Series.objects.filter(stage=stage).count() == 15
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.RUNNING
 

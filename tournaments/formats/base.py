@@ -46,7 +46,18 @@ from typing import Protocol, runtime_checkable
 from games.engine.protocol import GameKind
 from tournaments.formats.round_robin import PlayerId, seeded_order
 from tournaments.problems import TournamentErrorCode, TournamentInputError
-from tournaments.standings import Tiebreak
+from tournaments.standings import (
+    STAGE_TIEBREAKS,
+    ByeScore,
+    SeriesRecord,
+    Standings,
+    Tiebreak,
+    stage_standings,
+)
+
+# A stage's standings: (group, standings) pairs; group 0 is the whole stage, a Snap round robin ranks
+# each table (its number) on its own.
+type GroupStandings = list[tuple[int, Standings]]
 
 
 class FormatKey(StrEnum):
@@ -242,6 +253,72 @@ class Format(Protocol):
         """The tiebreak list the stage's standings use unless the organiser lists others."""
         ...
 
+    def tiebreak_choices(self, game: GameKind, options: Mapping[str, object]) -> frozenset[Tiebreak]:
+        """The tiebreaks an organiser may list for this format."""
+        ...
+
+    def option_specs(self, game: GameKind) -> Mapping[str, OptionSpec]:
+        """The options this format takes in ``game`` (what a form asks), by name."""
+        ...
+
+    def standings(
+        self,
+        entrants: Sequence[PlayerId],
+        records: Sequence[tuple[int, SeriesRecord]],
+        *,
+        game: GameKind,
+        options: Mapping[str, object],
+        stage_seed: str,
+        chain: Sequence[Tiebreak | str],
+        byes: Sequence[PlayerId] = (),
+    ) -> GroupStandings:
+        """The stage's standings from its series (``(table, record)`` pairs, in round and table
+        order) by ``chain`` (empty: :meth:`default_tiebreaks`). Raises StandingsError."""
+        ...
+
+
+class StageWideStandings:
+    """One table of the whole stage by the catalogue's tiebreaks (every format but round robin),
+    and the options of the format's ``SPECS``."""
+
+    SPECS: dict[str, OptionSpec]
+
+    def option_specs(self, game: GameKind) -> Mapping[str, OptionSpec]:
+        return self.SPECS
+
+    def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
+        raise NotImplementedError
+
+    def tiebreak_choices(self, game: GameKind, options: Mapping[str, object]) -> frozenset[Tiebreak]:
+        wrong_game = Tiebreak.GAME_POINT_DIFFERENCE if game is GameKind.SNAP else Tiebreak.PLACING_SUM
+        return STAGE_TIEBREAKS - {wrong_game}
+
+    def standings(
+        self,
+        entrants: Sequence[PlayerId],
+        records: Sequence[tuple[int, SeriesRecord]],
+        *,
+        game: GameKind,
+        options: Mapping[str, object],
+        stage_seed: str,
+        chain: Sequence[Tiebreak | str],
+        byes: Sequence[PlayerId] = (),
+    ) -> GroupStandings:
+        return [
+            (
+                0,
+                stage_standings(
+                    entrants,
+                    [record for _table, record in records],
+                    game=game,
+                    stage_seed=stage_seed,
+                    chain=tuple(chain) or self.default_tiebreaks(game, options),
+                    byes=byes,
+                    bye_score=ByeScore(str(options.get("bye", ByeScore.WIN.value))),
+                ),
+            )
+        ]
+
 
 # -- options ------------------------------------------------------------------------------------
 
@@ -360,7 +437,7 @@ def require_advance_below(advance: int, table_size: int) -> None:
         )
 
 
-class RoundByRound:
+class RoundByRound(StageWideStandings):
     """A stage paired one round at a time from the results so far, for ``rounds`` rounds (default
     ceil(log2 n)): Swiss and Swiss tables. Subclasses give ``key``, ``SPECS``, ``check_options``
     and ``pair``."""

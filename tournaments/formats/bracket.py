@@ -46,6 +46,7 @@ from tournaments.formats.base import (
     PlannedSeries,
     Slot,
     StageState,
+    StageWideStandings,
     effective_placings,
     finishing_order,
     generate_request,
@@ -258,7 +259,7 @@ class BracketProgress:
     stale: tuple[str, ...] = ()
 
 
-class BracketFormat:
+class BracketFormat(StageWideStandings):
     """A stage played to a champion (single and double elimination, groups → playoff, heats):
     subclasses give ``progress``; the rest of the format interface follows from it."""
 

@@ -12,13 +12,14 @@ format object lives here so that ``round_robin.py`` need not import the interfac
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from games.engine.protocol import GameKind
 from tournaments.formats.base import (
     BYE,
     SEEDING,
     FormatKey,
+    GroupStandings,
     OptionSpec,
     Phase,
     PlannedRound,
@@ -33,8 +34,17 @@ from tournaments.formats.base import (
     stage_entrants,
     undecided,
 )
-from tournaments.formats.round_robin import round_robin_schedule, snap_tables
-from tournaments.standings import Tiebreak, default_chain
+from tournaments.formats.round_robin import PlayerId, round_robin_schedule, snap_tables
+from tournaments.standings import (
+    TABLE_TIEBREAKS,
+    TWO_SEAT_TIEBREAKS,
+    ByeScore,
+    SeriesRecord,
+    Tiebreak,
+    default_chain,
+    round_robin_standings,
+    table_standings,
+)
 
 OPTIONS: dict[GameKind, dict[str, OptionSpec]] = {
     GameKind.SNAP: {"table_size": Whole(4, 2, 6), "seeding": SEEDING},
@@ -96,3 +106,42 @@ class RoundRobin:
 
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         return default_chain(game, tables=game is GameKind.SNAP)
+
+    def option_specs(self, game: GameKind) -> Mapping[str, OptionSpec]:
+        return OPTIONS[game]
+
+    def tiebreak_choices(self, game: GameKind, options: Mapping[str, object]) -> frozenset[Tiebreak]:
+        return TABLE_TIEBREAKS if game is GameKind.SNAP else TWO_SEAT_TIEBREAKS
+
+    def standings(
+        self,
+        entrants: Sequence[PlayerId],
+        records: Sequence[tuple[int, SeriesRecord]],
+        *,
+        game: GameKind,
+        options: Mapping[str, object],
+        stage_seed: str,
+        chain: Sequence[Tiebreak | str],
+        byes: Sequence[PlayerId] = (),
+    ) -> GroupStandings:
+        """Snap: each table ranks its own players (its series is the whole league); Snapszer: one
+        round robin table."""
+        if game is GameKind.SNAP:
+            return [
+                (table, table_standings(record, stage_seed=stage_seed, chain=chain or None))
+                for table, record in records
+            ]
+        return [
+            (
+                0,
+                round_robin_standings(
+                    entrants,
+                    [record for _table, record in records],
+                    game=game,
+                    stage_seed=stage_seed,
+                    chain=chain or None,
+                    byes=byes,
+                    bye_score=ByeScore(str(options.get("bye", ByeScore.WIN.value))),
+                ),
+            )
+        ]

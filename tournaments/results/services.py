@@ -304,9 +304,11 @@ def _series_store(series: Series, after: outcomes.SeriesView) -> None:
 
 
 def _enqueue_standings(stage_id: int) -> None:
-    from tournaments.tasks import stage_standings_recompute_task
+    """The standings, then the stage task (the next round, flags after a correction)."""
+    from tournaments.tasks import stage_advance_task, stage_standings_recompute_task
 
     stage_standings_recompute_task.delay(stage_id)
+    stage_advance_task.delay(stage_id)
 
 
 # --- The service --------------------------------------------------------------------------------

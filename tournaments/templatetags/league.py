@@ -24,6 +24,15 @@ TIEBREAKS = {
     "buchholz": (_("Buch."), _("Buchholz: sum of the opponents' scores")),
     "sonneborn_berger": (_("SB"), _("Sonneborn-Berger")),
     "coin_flip": (_("Coin"), _("The recorded coin flip from the stage seed (lowest first)")),
+    "median_buchholz": (_("Med."), _("Median Buchholz: Buchholz without the best and the worst opponent")),
+    "placement_points": (_("Pts"), _("Placement points: at a table of n, 1st n − 1 … last 0")),
+    "firsts": (_("1st"), _("Series finished first")),
+    "average_placing": (_("Avg."), _("Average placing (lower is better)")),
+    "table_mates_points": (
+        _("Mates"),
+        _("Table-mates' points: the placement points of everyone you sat with"),
+    ),
+    "depth": (_("Rd."), _("Depth: the last round reached")),
 }
 # Why a row is below the one above it (StandingRow.separated_by names the tiebreak).
 WHY_BELOW = {
@@ -36,6 +45,12 @@ WHY_BELOW = {
     "buchholz": _("lower Buchholz"),
     "sonneborn_berger": _("lower Sonneborn-Berger"),
     "coin_flip": _("coin flip"),
+    "median_buchholz": _("lower median Buchholz"),
+    "placement_points": _("fewer placement points"),
+    "firsts": _("fewer firsts"),
+    "average_placing": _("worse average placing"),
+    "table_mates_points": _("weaker table-mates"),
+    "depth": _("went out earlier"),
 }
 
 

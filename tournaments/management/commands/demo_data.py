@@ -26,6 +26,7 @@ from tournaments.services import (
     tournament_players_add,
     tournament_referee_add,
 )
+from tournaments.stages import stage_advance, stage_round_publish
 
 DEMO_SLUG = "demo"
 ACCOUNTS = [  # (username, password, role)
@@ -144,6 +145,25 @@ class Command(BaseCommand):
         )
         for series in snapszer_series[: len(snapszer_series) // 2]:
             self._play(series, referee, rng)
+
+        # A Snapszer knockout with a losers' bracket (three rounds played) and a Snap Swiss by tables
+        # (its first round played): the bracket page and the Swiss round pages have something to show.
+        cup = tournament_create(user=organiser, club=club, name="Snapszer Winter Cup", game=GameKind.SNAPSZER)
+        swiss = tournament_create(user=organiser, club=club, name="Snap Swiss Night", game=GameKind.SNAP)
+        for tournament, entrants, name, format, options, rounds in (
+            (cup, players[:8], "Knockout", StageFormat.DOUBLE_ELIMINATION, {"seeding": "manual"}, 3),
+            (swiss, players, "Swiss", StageFormat.SWISS_TABLES, {"table_size": 4, "rounds": 3}, 1),
+        ):
+            tournament_players_add(user=organiser, tournament=tournament, players=entrants)
+            tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
+            stage = stage_create(
+                user=organiser, tournament=tournament, name=name, format=format, options=options
+            )
+            stage_round_publish(user=organiser, stage_id=stage.pk)
+            for _ in range(rounds):
+                for series in Series.objects.filter(stage=stage, status=Series.Status.PENDING):
+                    self._play(series, referee, rng)
+                stage_advance(stage_id=stage.pk)  # as the stage task does after the last result
 
     def _play(self, series: Series, referee: Account, rng: random.Random, games: int | None = None) -> None:
         number = 0

@@ -1,0 +1,696 @@
+"""Stages driven by their format: create, preview, publish, advance, withdraw, forfeit.
+
+The format registry (``tournaments/formats/registry.py``) owns every format's options, pairing and
+progress; this module only moves values between the database and the pure formats, under the
+stage's row lock. No ``if format ==`` here: a stage's format object answers.
+
+- **State.** :func:`stage_state` reads a stage as the formats' ``StageState``: its entrants in
+  seeding order (fixed when the first round is published), its published rounds exactly as planned
+  (``Round.plan``), the decided series' placings (a forfeit or a withdrawn player: no placing) and
+  the withdrawals.
+- **Publishing.** The organiser publishes the first round (after a preview). Later rounds are
+  published by :func:`stage_advance` (the Celery stage task, after every result, and the beat
+  reconciler) when the stage publishes automatically, or by the organiser when it is set to
+  "review before publishing". Both go through :func:`_publish`; both run under the stage's row
+  lock, and the format only ever returns rounds after the published ones, so two runs at once, or
+  a run after a crash, publish each round once.
+- **Flags.** Published pairings never change. A round remembers the results it was paired from
+  (``Round.inputs``); a correction that changes one flags that round's series. Brackets say which
+  of their series a correction would now seat differently (``stale_series``) and only those are
+  flagged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from snapleague.errors import ApplicationError, Conflict
+from snapleague.users import AnyUser
+from tournaments import outcomes
+from tournaments.access import require_organiser
+from tournaments.engine_messages import problem_messages
+from tournaments.formats.base import (
+    Format,
+    FormatErrorCode,
+    PlannedRound,
+    PlannedSeries,
+    SeriesResult,
+    StageState,
+    effective_placings,
+    rounds_from_json,
+    rounds_to_json,
+)
+from tournaments.formats.registry import format_for
+from tournaments.models import (
+    BracketSlot,
+    Entry,
+    Forfeit,
+    GameKind,
+    Player,
+    Round,
+    Series,
+    SeriesSeat,
+    Stage,
+    StandingRow,
+    Tournament,
+    Withdrawal,
+)
+from tournaments.problems import TournamentInputError
+from tournaments.selectors import series_by_id, stage_by_id
+from tournaments.series import seed_commitment
+from tournaments.tournament_messages import tournament_error_message
+
+logger = logging.getLogger(__name__)
+
+
+# --- Reading a stage ------------------------------------------------------------------------------
+
+
+def stage_state(stage: Stage) -> StageState:
+    """``stage`` as its format reads it (see the module docstring)."""
+    rounds = list(
+        Round.objects.filter(stage=stage)
+        .order_by("number")
+        .prefetch_related(
+            Prefetch(
+                "series",
+                queryset=Series.objects.filter(status=Series.Status.DECIDED, walkover=False).prefetch_related(
+                    "seats"
+                ),
+                to_attr="decided",
+            )
+        )
+    )
+    planned = tuple(rounds_from_json(json.dumps([r.plan]))[0] for r in rounds)
+    results: dict[str, SeriesResult] = {}
+    for rnd in rounds:
+        for series in rnd.decided:  # type: ignore[attr-defined]
+            results[series.key] = series_result(series)
+    withdrawals = dict(Withdrawal.objects.filter(stage=stage).values_list("player_id", "from_round"))
+    entrants = tuple(stage.entrants) if stage.entrants else tuple(stage_entrants_before_draw(stage))
+    return StageState(
+        entrants=entrants,
+        seed=stage.seed,
+        game=GameKind(stage.tournament.game),
+        options=dict(stage.options),
+        rounds=planned,
+        results=results,
+        withdrawals=withdrawals,
+    )
+
+
+def series_result(series: Series) -> SeriesResult:
+    """A decided series' placings by seat (its seats prefetched): no placing for an empty seat or a
+    player who did not play (a forfeit, a withdrawal)."""
+    by_seat: list[int | None] = [None] * series.seat_count
+    for seat in series.seats.all():
+        place = series.placings.get(str(seat.player_id))
+        if seat.seat < len(by_seat):
+            by_seat[seat.seat] = place
+    return SeriesResult(tuple(by_seat))
+
+
+def stage_entrants_before_draw(stage: Stage) -> list[int]:
+    """Who the stage would seat now, in the order handed to its seeding: an earlier stage's
+    standings (its top ``seeded_take``), or the tournament's entry list (seed order) without the
+    players withdrawn from the tournament."""
+    if stage.seeded_from_id is not None:
+        rows = StandingRow.objects.filter(stage_id=stage.seeded_from_id).order_by("position", "group")
+        order = [row.player_id for row in rows]
+        return order[: stage.seeded_take] if stage.seeded_take else order
+    return list(
+        Entry.objects.filter(tournament_id=stage.tournament_id, withdrawn=False)
+        .order_by("seed", "player__name")
+        .values_list("player_id", flat=True)
+    )
+
+
+def player_names(player_ids: Sequence[object]) -> dict[str, str]:
+    """Names by player id (as a string), for messages."""
+    ids = [int(str(p)) for p in player_ids]
+    return {str(pk): name for pk, name in Player.objects.filter(pk__in=ids).values_list("pk", "name")}
+
+
+def format_refusal(
+    exc: TournamentInputError, state: StageState | None = None, *, status: int = 400
+) -> ApplicationError:
+    """A pure module's refusal as an ApplicationError: the translated message, under the option it
+    names (``field``) when it names one."""
+    names = player_names(state.entrants) if state is not None else {}
+    message = tournament_error_message(exc, player_names=names)
+    field = exc.extra.get("field")
+    if exc.code is FormatErrorCode.UNKNOWN_OPTION:
+        field = "options"  # no form field holds an option the format does not have
+    fields = {str(field): [message]} if isinstance(field, str) else {}
+    kind = Conflict if status == Conflict.status else ApplicationError
+    return kind(code=str(exc.code), message=message, fields=fields, extra=exc.extra, status=status)
+
+
+# --- Creating a stage -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def stage_create(
+    *,
+    user: AnyUser,
+    tournament: Tournament,
+    name: str,
+    format: str,
+    options: Mapping[str, Any] | None = None,
+    publishing: str = Stage.Publishing.AUTOMATIC,
+    tiebreaks: Sequence[str] | None = None,
+    seeded_from: Stage | None = None,
+    seeded_take: int | None = None,
+    online_play: bool = False,
+) -> Stage:
+    """A stage of ``format`` with ``options`` (checked by the format, against the players entered
+    or taken from ``seeded_from``). Raises ApplicationError naming the field at fault; nothing is
+    created then."""
+    require_organiser(user, tournament.club)
+    game = GameKind(tournament.game)
+    fields: dict[str, list[Any]] = {}
+    if not str(name).strip():
+        fields["name"] = [_("A stage needs a name, e.g. “League” or “Playoff”.")]
+    if options is not None and not isinstance(options, Mapping):
+        fields["options"] = [_("Give the stage options as an object: option names and their values.")]
+    if publishing not in Stage.Publishing.values:
+        fields["publishing"] = [_("Choose automatic or review before publishing.")]
+    if seeded_from is not None and seeded_from.tournament_id != tournament.pk:
+        fields["seeded_from"] = [_("Choose an earlier stage of this tournament.")]
+    if seeded_take is not None and (
+        isinstance(seeded_take, bool) or not isinstance(seeded_take, int) or seeded_take < 2
+    ):
+        fields["seeded_take"] = [_("Take at least 2 players, or leave it empty to take everyone.")]
+    elif seeded_take is not None and seeded_from is None:
+        # Stored, it would say players were taken from a stage that does not exist.
+        fields["seeded_take"] = [
+            _("Players are taken from an earlier stage: choose it too, or leave this empty.")
+        ]
+    if fields:
+        raise ApplicationError(
+            code="invalid", message=_("The stage cannot be created as it is."), fields=fields
+        )
+    options = dict(options or {})
+    if seeded_from is not None:
+        options.setdefault("seeding", "standings")
+    order = (tournament.stages.order_by("-order").values_list("order", flat=True).first() or 0) + 1
+    stage = Stage(
+        tournament=tournament,
+        name=str(name).strip(),
+        format=format,
+        order=order,
+        seed=secrets.token_hex(16),
+        publishing=publishing,
+        seeded_from=seeded_from,
+        seeded_take=seeded_take,
+        online_play=bool(online_play),
+    )
+    if seeded_from is not None:
+        ranked = StandingRow.objects.filter(stage=seeded_from).count()
+        entrants = min(seeded_take, ranked) if seeded_take else ranked
+        if seeded_take and seeded_take > ranked:
+            raise ApplicationError(
+                code="invalid",
+                message=_("%(stage)s ranks %(n)s players; it cannot send on %(take)s.")
+                % {"stage": seeded_from.name, "n": ranked, "take": seeded_take},
+                fields={"seeded_take": [_("Take at most %(n)s players.") % {"n": ranked}]},
+            )
+    else:
+        entrants = len(stage_entrants_before_draw(stage))
+    try:
+        fmt = format_for(format)
+        # Before the draw the entry list may still grow: the entrant checks run at publishing time
+        # too; here they run against the players entered now only once there are some.
+        stage.options = fmt.check_options(options, game=game, entrants=entrants if entrants >= 2 else None)
+    except TournamentInputError as exc:
+        raise format_refusal(exc) from None
+    stage.tiebreaks = _checked_tiebreaks(fmt, game, stage.options, tiebreaks)
+    size = stage.options.get("table_size")
+    if game is GameKind.SNAP and isinstance(size, int) and size > 2:
+        problems = outcomes.rules_problems(
+            tournament.game, tournament.rules_profile, tournament.rules_options, table_size=size
+        )
+        if problems:
+            raise ApplicationError(
+                code="invalid_rules",
+                message=_("The tournament's rules cannot be played at tables of %(size)s.") % {"size": size},
+                fields={"table_size": problem_messages(problems)},
+            )
+    stage.save()
+    return stage
+
+
+def _checked_tiebreaks(
+    fmt: Format, game: GameKind, options: Mapping[str, object], tiebreaks: Sequence[str] | None
+) -> list[str]:
+    """The organiser's tiebreak list (empty: the format's default). Raises ApplicationError (field
+    ``tiebreaks``) naming what does not apply."""
+    if not tiebreaks:
+        return []
+    if isinstance(tiebreaks, str) or not isinstance(tiebreaks, Sequence):
+        tiebreaks = [str(tiebreaks)]
+    allowed = fmt.tiebreak_choices(game, options)
+    wrong = [str(t) for t in tiebreaks if t not in {str(a) for a in allowed}]
+    repeated = sorted({str(t) for t in tiebreaks if list(tiebreaks).count(t) > 1})
+    if wrong or repeated:
+        message = _(
+            "These tiebreaks cannot be listed for this format, or are listed twice: %(wrong)s. Choose from: %(allowed)s."
+        ) % {
+            "wrong": ", ".join(wrong + repeated),
+            "allowed": ", ".join(sorted(str(a) for a in allowed)),
+        }
+        raise ApplicationError(code="invalid_tiebreaks", message=message, fields={"tiebreaks": [message]})
+    return [str(t) for t in tiebreaks]
+
+
+# --- Preview and publish --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The rounds a publish would store now (nothing is stored), with the players' names."""
+
+    stage: Stage
+    rounds: tuple[PlannedRound, ...]
+    names: dict[str, str]
+    problem: str = ""
+
+
+def stage_preview(*, user: AnyUser, stage_id: int) -> Preview:
+    """What publishing would store now: the first round (or, in review mode, the round due)."""
+    stage = stage_by_id(stage_id=stage_id)
+    require_organiser(user, stage.tournament.club)
+    state = stage_state(stage)
+    try:
+        rounds = format_for(stage.format).next_rounds(state)
+    except TournamentInputError as exc:
+        return Preview(stage, (), player_names(state.entrants), str(format_refusal(exc, state).message))
+    return Preview(stage, rounds, player_names(state.entrants))
+
+
+@transaction.atomic
+def stage_round_publish(*, user: AnyUser, stage_id: int, round_number: int | None = None) -> list[Round]:
+    """Publish the rounds due now (``round_number``: the organiser asks for that one). The first
+    publish fixes the stage's entrants and starts it. Raises Conflict with the format's reason
+    (already generated, not due yet, no more rounds) and ApplicationError for a stage its players
+    cannot fill."""
+    stage = stage_by_id(stage_id=stage_id, lock=True)
+    require_organiser(user, stage.tournament.club)
+    if stage.status == Stage.Status.FINISHED:
+        raise Conflict(code="stage_finished", message=_("This stage is finished: it has no more rounds."))
+    source = stage.seeded_from
+    if (
+        not stage.entrants
+        and source is not None
+        and (source.status != Stage.Status.FINISHED or source.standings_stale)
+    ):
+        # Its players come from the earlier stage's final standings.
+        raise Conflict(
+            code="seeding_stage_not_final",
+            message=_(
+                "%(stage)s is not finished yet (or its standings are being worked out): its final standings seed this stage."
+            )
+            % {"stage": source.name},
+        )
+    state = stage_state(stage)
+    fmt = format_for(stage.format)
+    try:
+        due = fmt.next_rounds(state, round_number=round_number)
+        if not due:
+            # Nothing is due: the format says why (the series awaited, or no more rounds).
+            fmt.next_rounds(state, round_number=len(state.rounds) + 1)
+    except TournamentInputError as exc:
+        raise format_refusal(exc, state, status=409 if str(exc.code) in _CONFLICTS else 400) from None
+    if not due:
+        raise Conflict(code="nothing_due", message=_("No round is due now."))
+    return _publish(stage, state, due)
+
+
+# Refusals because of where the stage stands (409); the rest are the request's or the options' (400).
+_CONFLICTS = frozenset(
+    {"round_already_generated", "round_not_due", "no_more_rounds", "no_pairing_without_rematch"}
+)
+
+
+def _publish(stage: Stage, state: StageState, due: Sequence[PlannedRound]) -> list[Round]:
+    """Store ``due`` (under the stage lock): rounds with their plan, series, seats and bracket
+    slots; walkovers decided at once. The first publish fixes the entrants and starts the stage."""
+    now = timezone.now()
+    tournament = stage.tournament
+    inputs = {key: list(result.placings) for key, result in sorted(state.results.items())}
+    created: list[Round] = []
+    for planned in due:
+        if len(planned.byes) > 1:
+            raise AssertionError(f"round {planned.number} gives {len(planned.byes)} byes; a round holds one")
+        round_ = Round.objects.create(
+            stage=stage,
+            number=planned.number,
+            bye_id=planned.byes[0] if planned.byes else None,
+            plan=json.loads(rounds_to_json([planned]))[0],
+            inputs=inputs,
+            published_at=now,
+        )
+        for planned_series in planned.series:
+            _series_create(stage, round_, planned_series, tournament.series_format, state)
+        created.append(round_)
+    # A new round changes the pages that follow the stage (and the standings' open series).
+    Stage.objects.filter(pk=stage.pk).update(results_version=stage.results_version + 1)
+    stage.results_version += 1
+    update = ["status"]
+    if not stage.entrants:
+        stage.entrants = list(state.entrants)
+        update.append("entrants")
+    stage.status = Stage.Status.RUNNING
+    stage.save(update_fields=update)
+    if tournament.status == Tournament.Status.DRAFT:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    stage_id = stage.pk
+    transaction.on_commit(lambda: (_enqueue_standings(stage_id), _enqueue_advance(stage_id)))
+    return created
+
+
+def _series_create(
+    stage: Stage, round_: Round, planned: PlannedSeries, series_format: str, state: StageState
+) -> Series:
+    seed = secrets.token_hex(16)
+    walkover = planned.walkover
+    placings: dict[str, int] = {}
+    if walkover:
+        decided = effective_placings(state, {}, round_.number, planned) or ()
+        placings = {
+            str(p): place
+            for p, place in zip(planned.seats, decided, strict=True)
+            if p is not None and place is not None
+        }
+    series = Series.objects.create(
+        stage=stage,
+        round=round_,
+        table=planned.table,
+        format=series_format,
+        seed=seed,
+        seed_hash=seed_commitment(seed),
+        key=planned.key,
+        phase=planned.phase.value,
+        phase_round=planned.phase_round,
+        group=planned.group or "",
+        advance=planned.advance,
+        seat_count=len(planned.seats),
+        walkover=walkover,
+        status=Series.Status.DECIDED if walkover else Series.Status.PENDING,
+        placings=placings,
+        decided_at=timezone.now() if walkover else None,
+    )
+    SeriesSeat.objects.bulk_create(
+        SeriesSeat(series=series, player_id=int(str(pid)), seat=index)
+        for index, pid in enumerate(planned.seats)
+        if pid is not None
+    )
+    BracketSlot.objects.bulk_create(
+        BracketSlot(series=series, place=place, to_key=slot.series, to_seat=slot.seat)
+        for place, slot in enumerate(planned.to, start=1)
+        if slot is not None
+    )
+    return series
+
+
+def _enqueue_advance(stage_id: int) -> None:
+    from tournaments.tasks import stage_advance_task
+
+    stage_advance_task.delay(stage_id)
+
+
+# --- Advancing (the Celery stage task) --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Advance:
+    """What :func:`stage_advance` did: the rounds it published, whether the stage is finished, the
+    series flagged now, and the format's refusal (logged) if it could not go on."""
+
+    published: tuple[int, ...] = ()
+    finished: bool = False
+    flagged: tuple[str, ...] = ()
+    due_for_review: bool = False
+    problem: str = ""
+
+
+def stage_advance(*, stage_id: int) -> Advance:
+    """Bring a running stage up to date with its results: decide the series a withdrawal leaves
+    without opponents, flag the series a correction changed the pairing of, publish the rounds due
+    (when the stage publishes automatically) and finish the stage after its last round.
+
+    Idempotent: under the stage's row lock, and the format returns only rounds after the published
+    ones; safe twice, in parallel and after a crash.
+    """
+    with transaction.atomic():
+        stage = stage_by_id(stage_id=stage_id, lock=True)
+        if stage.status != Stage.Status.RUNNING:
+            return Advance(finished=stage.status == Stage.Status.FINISHED)
+        fmt = format_for(stage.format)
+        state = stage_state(stage)
+        try:
+            if _walkovers_store(stage, state):
+                state = stage_state(stage)
+            flagged = _flags_store(stage, fmt, state)
+            due = fmt.next_rounds(state)
+            published: tuple[int, ...] = ()
+            if due and stage.publishing == Stage.Publishing.AUTOMATIC:
+                _publish(stage, state, due)
+                published = tuple(r.number for r in due)
+                state = stage_state(stage)
+                due = ()
+            finished = fmt.finished(state)
+        except TournamentInputError as exc:
+            message = str(format_refusal(exc, state).message)
+            logger.warning("stage %s cannot go on: %s", stage_id, exc)
+            return Advance(problem=message)
+        if finished:
+            stage.status = Stage.Status.FINISHED
+            stage.save(update_fields=["status"])
+        return Advance(published=published, finished=finished, flagged=flagged, due_for_review=bool(due))
+
+
+def _walkovers_store(stage: Stage, state: StageState) -> bool:
+    """Decide the published series that withdrawals leave without a game to play (the format
+    reads them as decided; the page should too). Returns whether any was."""
+    decided_keys = set(state.results)
+    changed = False
+    for rnd in state.rounds:
+        for planned in rnd.series:
+            if planned.walkover or planned.key in decided_keys:
+                continue
+            if not any(state.withdrawn(p, rnd.number) for p in planned.players):
+                continue
+            placings = effective_placings(state, {}, rnd.number, planned)
+            if placings is None:
+                continue
+            by_player = {
+                str(p): place
+                for p, place in zip(planned.seats, placings, strict=True)
+                if p is not None and place is not None
+            }
+            updated = Series.objects.filter(stage=stage, key=planned.key).exclude(
+                status=Series.Status.DECIDED
+            )
+            changed |= bool(
+                updated.update(status=Series.Status.DECIDED, placings=by_player, decided_at=timezone.now())
+            )
+    if changed:
+        Stage.objects.filter(pk=stage.pk).update(results_version=stage.results_version + 1)
+        stage.results_version += 1
+        stage_id = stage.pk
+        transaction.on_commit(lambda: _enqueue_standings(stage_id))
+    return changed
+
+
+def _flags_store(stage: Stage, fmt: Format, state: StageState) -> tuple[str, ...]:
+    """Flag the published series whose pairing a corrected result changed; unflag the rest."""
+    stale_series = getattr(fmt, "stale_series", None)
+    if callable(stale_series):
+        flagged = set(stale_series(state))
+    else:
+        now = {key: list(result.placings) for key, result in state.results.items()}
+        flagged = set()
+        for rnd in Round.objects.filter(stage=stage).only("number", "inputs", "plan"):
+            if any(now.get(key) != placings for key, placings in rnd.inputs.items()):
+                flagged |= {s["key"] for s in rnd.plan.get("series", ())}
+    Series.objects.filter(stage=stage, flagged=True).exclude(key__in=flagged).update(flagged=False)
+    Series.objects.filter(stage=stage, key__in=flagged, flagged=False).update(flagged=True)
+    return tuple(sorted(flagged))
+
+
+def _enqueue_standings(stage_id: int) -> None:
+    from tournaments.tasks import stage_standings_recompute_task
+
+    stage_standings_recompute_task.delay(stage_id)
+
+
+def stages_due() -> list[int]:
+    """Running stages (the beat reconciler advances them; a stage with nothing due is a no-op)."""
+    return list(Stage.objects.filter(status=Stage.Status.RUNNING).values_list("pk", flat=True))
+
+
+# --- Withdrawals and forfeits ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def stage_withdraw(
+    *, user: AnyUser, stage_id: int, player_id: int, from_round: int | None = None, reason: str = ""
+) -> Withdrawal:
+    """Withdraw a player from a stage from round ``from_round`` on (default: the first round in
+    which they have a series not decided yet, or the next round to be published). Their series from
+    then on are walkovers for the others; rounds published later leave them out.
+
+    Raises ApplicationError (field ``player`` / ``from_round``), Conflict (already withdrawn).
+    """
+    stage = stage_by_id(stage_id=stage_id, lock=True)
+    require_organiser(user, stage.tournament.club)
+    state = stage_state(stage)
+    if int(player_id) not in {int(str(p)) for p in state.entrants}:
+        raise ApplicationError(
+            code="not_an_entrant",
+            message=_("This player does not play in this stage."),
+            fields={"player": [_("Choose a player of this stage.")]},
+        )
+    if Withdrawal.objects.filter(stage=stage, player_id=player_id).exists():
+        raise Conflict(
+            code="already_withdrawn", message=_("This player is already withdrawn from the stage.")
+        )
+    next_round = len(state.rounds) + 1
+    if from_round is None:
+        open_rounds = [
+            rnd.number
+            for rnd in state.rounds
+            for s in rnd.series
+            if player_id in s.players and s.key not in state.results and not s.walkover
+        ]
+        from_round = min(open_rounds, default=next_round)
+    if isinstance(from_round, bool) or not isinstance(from_round, int) or not 1 <= from_round <= next_round:
+        raise ApplicationError(
+            code="invalid",
+            message=_("A withdrawal takes effect from a round from 1 to %(next)s.") % {"next": next_round},
+            fields={"from_round": [_("Choose a round from 1 to %(next)s.") % {"next": next_round}]},
+        )
+    withdrawal = Withdrawal.objects.create(
+        stage=stage,
+        player_id=player_id,
+        from_round=from_round,
+        reason=reason.strip(),
+        recorded_by=user if user.is_authenticated else None,
+    )
+    stage_id = stage.pk
+    transaction.on_commit(lambda: _enqueue_advance(stage_id))
+    return withdrawal
+
+
+@transaction.atomic
+def series_forfeit(*, user: AnyUser, series_id: int, player_ids: Sequence[int], reason: str = "") -> Series:
+    """Record that ``player_ids`` did not come to a series: placed below everyone who played, they
+    never go on. Allowed while no game of the series is recorded, and when it decides the series:
+    the players who came are no more than those who go on (two seats: the opponent wins; everyone
+    away: a double forfeit). Raises NotFound (no such series), ApplicationError, Conflict
+    (``series_decided``, ``series_started``); nothing is written then."""
+    series = series_by_id(series_id=series_id)  # NotFound for an unknown id
+    stage = stage_by_id(stage_id=series.stage_id, lock=True)
+    require_organiser(user, stage.tournament.club)
+    series = Series.objects.prefetch_related("seats").get(pk=series_id)
+    seated = {s.player_id: s.seat for s in series.seats.all()}
+    away = {int(p) for p in player_ids}
+    if not away or not away <= set(seated):
+        raise ApplicationError(
+            code="invalid",
+            message=_("Choose the players of this series who did not come."),
+            fields={"players": [_("Choose at least one player seated in this series.")]},
+        )
+    if series.status == Series.Status.DECIDED and not series.games.exists():
+        # A walkover, a forfeit already recorded, a withdrawal: no game was recorded to blame.
+        raise Conflict(code="series_decided", message=_("This series is already decided."))
+    if series.status != Series.Status.PENDING or series.games.exists():
+        raise Conflict(
+            code="series_started",
+            message=_("Games of this series are already recorded: record the rest, or correct them."),
+        )
+    came = [pid for pid, _seat in sorted(seated.items(), key=lambda item: item[1]) if pid not in away]
+    goes_on = max(series.advance, 1)
+    if len(came) > goes_on:
+        raise ApplicationError(
+            code="forfeit_not_deciding",
+            message=_(
+                "%(n)s players are still here: they play the series. A no-show can be recorded when "
+                "it leaves no more players than go on; otherwise withdraw the player from the stage."
+            )
+            % {"n": len(came)},
+            fields={"players": [_("Choose the players who did not come.")]},
+        )
+    Forfeit.objects.bulk_create(
+        Forfeit(
+            series=series,
+            player_id=pid,
+            reason=reason.strip(),
+            recorded_by=user if user.is_authenticated else None,
+        )
+        for pid in sorted(away)
+    )
+    series.placings = {str(pid): place for place, pid in enumerate(came, start=1)}
+    series.status = Series.Status.DECIDED
+    series.decided_at = timezone.now()
+    series.save(update_fields=["placings", "status", "decided_at"])
+    Stage.objects.filter(pk=stage.pk).update(results_version=stage.results_version + 1)
+    stage_id = stage.pk
+    transaction.on_commit(lambda: (_enqueue_standings(stage_id), _enqueue_advance(stage_id)))
+    return series
+
+
+@transaction.atomic
+def stage_online_set(*, user: AnyUser, stage_id: int, online: bool) -> Stage:
+    """Mark a stage's series as played online (each game an online game; the seated players see
+    "Play") or at the tables. Games already recorded stay as they are: a series can mix both."""
+    stage = stage_by_id(stage_id=stage_id, lock=True)
+    require_organiser(user, stage.tournament.club)
+    if stage.status == Stage.Status.FINISHED:
+        raise Conflict(code="stage_finished", message=_("This stage is finished."))
+    stage.online_play = bool(online)
+    stage.save(update_fields=["online_play"])
+    return stage
+
+
+def preview_rows(preview: Preview) -> list[dict[str, Any]]:
+    """The preview as plain rows for a page or the API: round, table, key, phase, players' names."""
+    rows = []
+    for rnd in preview.rounds:
+        for s in rnd.series:
+            rows.append(
+                {
+                    "round": rnd.number,
+                    "table": s.table,
+                    "key": s.key,
+                    "phase": s.phase.value,
+                    "group": s.group,
+                    "players": [None if p is None else preview.names.get(str(p), str(p)) for p in s.seats],
+                    "walkover": s.walkover,
+                }
+            )
+        for bye in rnd.byes:
+            rows.append(
+                {
+                    "round": rnd.number,
+                    "table": None,
+                    "key": "",
+                    "phase": "bye",
+                    "group": None,
+                    "players": [preview.names.get(str(bye), str(bye))],
+                    "walkover": False,
+                }
+            )
+    return rows
