@@ -33,7 +33,9 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.messages import get_messages
 from django.db import transaction
 from django.http import HttpResponse
 from django.test import Client
@@ -57,15 +59,19 @@ class Row:
     method: str
     on: str  # which objects fill the route's parameters: a key of World.targets
     statuses: tuple[int, int, int, int, int, int]  # in the order of ROLES
+    # The roles whose 302 is "not done": sent back with an error message (a page form's refusal
+    # or conflict). Every other signed-in 302 must carry no error message.
+    not_done: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
         return self.route if self.on in ("running", "-") else f"{self.route}[{self.on}]"
 
 
-def r(route: str, method: str, *statuses: int, on: str = "running") -> Row:
+def r(route: str, method: str, *statuses: int, on: str = "running", not_done: tuple[str, ...] = ()) -> Row:
     assert len(statuses) == len(ROLES), route
-    return Row(route, method, on, statuses)  # type: ignore[arg-type]
+    assert set(not_done) <= set(ROLES) - {"anon"}, route
+    return Row(route, method, on, statuses, not_done)  # type: ignore[arg-type]
 
 
 # ``on``: "running" the public, running Snapszer tournament (its round robin stage, the series of
@@ -107,8 +113,9 @@ MATRIX: list[Row] = [
     r("games:join",                              "GET",    302, 302, 302, 302, 302, 302),  # to the table, seated
     r("games:table",                             "GET",    200, 200, 200, 200, 200, 200),
     r("games:verify",                            "GET",    200, 200, 200, 200, 200, 200),
-    # The player to the table; anyone else back to the series with "only its players" (a message).
-    r("games:series_play",                       "POST",   302, 302, 302, 302, 302, 302, on="online"),
+    # The player to the new table; anyone else back to the series, told only its players may.
+    r("games:series_play",                       "POST",   302, 302, 302, 302, 302, 302, on="online",
+      not_done=("referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")),
     # --- clubs, tournaments ------------------------------------------------------------------------
     r("tournaments:club",                        "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:tournament-create",           "POST",   302, 403, 403, 403, 302, 403),
@@ -130,8 +137,8 @@ MATRIX: list[Row] = [
     r("tournaments:stage-body",                  "GET",    404, 404, 200, 404, 200, 404, on="draft"),
     r("tournaments:stage-preview",               "GET",    302, 403, 403, 403, 200, 403),
     r("tournaments:stage-preview",               "GET",    302, 404, 403, 404, 200, 404, on="draft"),
-    # The round robin has every round out already: the organiser is sent back with "nothing due".
-    r("tournaments:rounds-generate",             "POST",   302, 403, 403, 403, 302, 403),
+    # The round robin has every round out already: the organiser is sent back, told nothing is due.
+    r("tournaments:rounds-generate",             "POST",   302, 403, 403, 403, 302, 403, not_done=("organiser_here",)),
     r("tournaments:rounds-generate",             "POST",   302, 404, 403, 404, 302, 404, on="draft"),
     r("tournaments:round",                       "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:round",                       "GET",    200, 200, 200, 200, 200, 200, on="swiss"),
@@ -273,9 +280,12 @@ def _account(username: str, **extra: Any) -> Account:
     return user
 
 
-def _series_of(stage: Stage, player: Player, *, games: int | None = None) -> Series:
+def _series_of(stage: Stage, player: Player) -> Series:
+    """The first series ``player`` plays in ``stage``."""
     found = Series.objects.filter(stage=stage, seats__player=player, walkover=False).order_by("round__number")
-    return found.first() if games is None else found.filter(games__isnull=True).first()  # type: ignore[return-value]
+    series = found.first()
+    assert series is not None
+    return series
 
 
 def _build() -> World:
@@ -500,6 +510,9 @@ def test_permission_matrix(world: World, row: Row, role: str) -> None:
         # A signed-in role sent to a login page is a refusal in disguise, but for the admin's door.
         should = row.route not in REDIRECTS_ANYONE and (role == "anon" or row.route == "admin:index")
         assert to_login == should, f"{row.method} {row.id} as {role} went to {response['Location']}"
+        if role != "anon":
+            told = [str(m) for m in get_messages(response.wsgi_request) if m.level == messages.ERROR]
+            assert bool(told) == (role in row.not_done), f"{row.method} {row.id} as {role}: {told}"
 
 
 def test_every_route_has_rows_and_every_row_a_route(world: World) -> None:
