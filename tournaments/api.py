@@ -379,6 +379,18 @@ class PlayerListCreateApi(ListAPIView[Player]):
     def get_queryset(self) -> QuerySet[Player]:
         return Player.objects.order_by("club_id", "name")
 
+    def filter_queryset(self, queryset: QuerySet[Player]) -> QuerySet[Player]:
+        queryset = super().filter_queryset(queryset)  # a tournament id that is no number: 400
+        # A draft's entrants are the draft's: filtering on a tournament the user may not see finds
+        # nobody, as if it did not exist.
+        tournament = self.request.query_params.get("entries__tournament")
+        if (
+            tournament
+            and not selectors.tournaments_visible(user=self.request.user).filter(pk=tournament).exists()
+        ):
+            return queryset.none()
+        return queryset
+
     @extend_schema(request=InputSerializer, responses={201: PlayerOutputSerializer})
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
