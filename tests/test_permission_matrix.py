@@ -15,6 +15,11 @@ body (a role that is allowed gets it for a body the test sends on purpose); 403 
 found, which is also what someone who may not see a draft gets (a draft's existence is not told);
 405 the route does not answer the method; 409 a conflict with the state (e.g. a round already out).
 
+Beyond the status, each cell checks that a refused write (403/404, or the login page) is refused
+the same way with an empty body (the role is decided before the body is read; docs/web.md, "Who
+sees what", names the three API writes that cannot), and that a signed-in role's 302 carries an
+error message exactly where the row says ``not_done``.
+
 A new route without a row fails ``test_every_route_has_rows_and_every_row_a_route``; a method a
 route answers without a row fails it too (every other method must be a 405).
 
@@ -65,7 +70,7 @@ class Row:
 
     @property
     def id(self) -> str:
-        return self.route if self.on in ("running", "-") else f"{self.route}[{self.on}]"
+        return self.route if self.on == "running" else f"{self.route}[{self.on}]"
 
 
 def r(route: str, method: str, *statuses: int, on: str = "running", not_done: tuple[str, ...] = ()) -> Row:
@@ -518,7 +523,9 @@ def test_permission_matrix(world: World, row: Row, role: str) -> None:
 def test_every_route_has_rows_and_every_row_a_route(world: World) -> None:
     """A route without a row, or a row without a route, fails; so does a method a route answers
     that the table does not list (as the club's organiser, every other method is a 405)."""
-    routes = {route.name for route in resolver_routes()}
+    names = [route.name for route in resolver_routes()]
+    assert len(names) == len(set(names)), "two routes of one name: the table could not tell them apart"
+    routes = set(names)
     in_table = {row.route for row in MATRIX}
     assert routes - in_table == set(), "routes without a row in MATRIX"
     assert in_table - routes == set(), "rows of routes that do not exist"
