@@ -149,7 +149,7 @@ MATRIX: list[Row] = [
     r("tournaments:round",                       "GET",    200, 200, 200, 200, 200, 200, on="swiss"),
     r("tournaments:round",                       "GET",    200, 200, 200, 200, 200, 200, on="knockout"),
     r("tournaments:stage-withdraw",              "POST",   302, 403, 403, 403, 302, 403),
-    r("tournaments:stage-withdraw",              "POST",   302, 404, 403, 404, 400, 404, on="draft"),  # nobody entered yet
+    r("tournaments:stage-withdraw",              "POST",   302, 404, 403, 404, 400, 404, on="draft"),  # the form offers the drawn only
     r("tournaments:stage-online",                "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:stage-online",                "POST",   302, 404, 403, 404, 302, 404, on="draft"),
     r("tournaments:standings",                   "GET",    200, 200, 200, 200, 200, 200),
@@ -193,6 +193,7 @@ MATRIX: list[Row] = [
     r("tournaments_api:stage-withdrawals",       "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:stage-withdrawals",       "GET",    404, 404, 200, 404, 200, 404, on="draft"),
     r("tournaments_api:stage-withdrawals",       "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:stage-withdrawals",       "POST",   403, 404, 403, 404, 201, 404, on="draft"),  # before the draw, too
     r("tournaments_api:stage-bracket",           "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:stage-bracket",           "GET",    200, 200, 200, 200, 200, 200, on="knockout"),
     r("tournaments_api:stage-bracket",           "GET",    404, 404, 200, 404, 200, 404, on="draft"),
@@ -438,6 +439,7 @@ def _build() -> World:
         ("tournaments_api:stage-rounds-publish", "running"): {},
         ("tournaments_api:stage-rounds-publish", "draft"): {},
         ("tournaments_api:stage-withdrawals", "running"): {"player": daniel.pk, "reason": "went home"},
+        ("tournaments_api:stage-withdrawals", "draft"): {"player": daniel.pk, "reason": "went home"},
         ("tournaments_api:result-create", "running"): {"game": 2, "result": won_game_2},
         ("tournaments_api:series-forfeit", "fresh"): {"players": [fresh_away], "reason": "did not come"},
     }
