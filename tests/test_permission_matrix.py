@@ -86,11 +86,12 @@ def r(route: str, method: str, *statuses: int, on: str = "running", not_done: tu
 # played online, the player seated; "reset" a password reset link that is not valid.
 # fmt: off
 MATRIX: list[Row] = [
+    # A 302 for anon is the login page (checked), but where REDIRECTS_ANYONE says otherwise.
     #   route                                    method    anon player ref  ref_x org  org_x
     # --- site -----------------------------------------------------------------------------------
     r("home",                                    "GET",    200, 200, 200, 200, 200, 200),
     r("healthz",                                 "GET",    200, 200, 200, 200, 200, 200),
-    # The admin's own login page (organisers are staff, and see their own club's rows).
+    # 302: the admin's own login page (staff only); organisers are staff and see their club's rows.
     r("admin:index",                             "GET",    302, 302, 302, 302, 200, 200),
     # --- accounts (django.contrib.auth.urls) ------------------------------------------------------
     r("login",                                   "GET",    200, 200, 200, 200, 200, 200),
