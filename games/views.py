@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from games.engine.protocol import GameKind
 from games.engine.sixtysix.bots import BOT_NAMES
@@ -24,6 +24,7 @@ from snapleague.errors import ApplicationError
 PLAYABLE_PROFILES = [name for name, rules in PROFILES.items() if rules.match is not None]
 
 
+@require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     games = OnlineGame.objects.prefetch_related("seats__user").order_by("-created_at")
     mine = (
@@ -63,6 +64,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_GET  # the invitation is a link
 def join(request: HttpRequest, token: str) -> HttpResponse:
     try:
         seat = seat_join(user=request.user, token=token)
@@ -91,6 +93,7 @@ def _names(game: OnlineGame) -> list[str]:
     ]
 
 
+@require_GET
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(OnlineGame.objects.prefetch_related("seats__user"), pk=game_id)
     seat = next(
@@ -113,6 +116,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     )
 
 
+@require_GET
 def verify(request: HttpRequest, game_id: int) -> HttpResponse:
     """Recompute the deal from the revealed seeds (docs/online.md, "Fair dealing")."""
     game = get_object_or_404(OnlineGame, pk=game_id)

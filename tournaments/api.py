@@ -215,7 +215,9 @@ class ResultCreateApi(APIView):
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
     )
     def post(self, request: Request, series_id: int) -> Response:
-        # The result is read against the game it is for, before anything is locked or stored.
+        # Who may record is decided before the body is read (a refusal does not depend on it); the
+        # result is read against the game it is for, before anything is locked or stored.
+        selectors.series_record_get(user=request.user, series_id=series_id)
         target = result_target_get(
             user=request.user, series_id=series_id, game_number=_game_number(request.data)
         )
@@ -377,6 +379,18 @@ class PlayerListCreateApi(ListAPIView[Player]):
     def get_queryset(self) -> QuerySet[Player]:
         return Player.objects.order_by("club_id", "name")
 
+    def filter_queryset(self, queryset: QuerySet[Player]) -> QuerySet[Player]:
+        queryset = super().filter_queryset(queryset)  # a tournament id that is no number: 400
+        # A draft's entrants are the draft's: filtering on a tournament the user may not see finds
+        # nobody, as if it did not exist.
+        tournament = self.request.query_params.get("entries__tournament")
+        if (
+            tournament
+            and not selectors.tournaments_visible(user=self.request.user).filter(pk=tournament).exists()
+        ):
+            return queryset.none()
+        return queryset
+
     @extend_schema(request=InputSerializer, responses={201: PlayerOutputSerializer})
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
@@ -467,9 +481,10 @@ class TournamentPlayersAddApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: TournamentOutputSerializer})
     def post(self, request: Request, tournament_id: int) -> Response:
+        # Who may is decided before the body is read (a refusal does not depend on it).
+        tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
         players = selectors.players_by_ids(player_ids=serializer.validated_data["players"])
         services.tournament_players_add(user=request.user, tournament=tournament, players=players)
         return Response(TournamentOutputSerializer(tournament).data)
@@ -707,9 +722,9 @@ class StageRoundsPublishApi(APIView):
         },
     )
     def post(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        stage = stage_get(user=request.user, stage_id=stage_id)
         rounds = stages.stage_round_publish(
             user=request.user, stage_id=stage.pk, round_number=serializer.validated_data["round"]
         )
@@ -784,10 +799,10 @@ class StageWithdrawalsApi(APIView):
         },
     )
     def post(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        stage = stage_get(user=request.user, stage_id=stage_id)
         withdrawal = stages.stage_withdraw(
             user=request.user,
             stage_id=stage.pk,
@@ -827,9 +842,9 @@ class SeriesForfeitApi(APIView):
         },
     )
     def post(self, request: Request, series_id: int) -> Response:
+        series = selectors.series_manage_get(user=request.user, series_id=series_id)  # before the body
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        series = selectors.series_get(user=request.user, series_id=series_id)
         stages.series_forfeit(
             user=request.user,
             series_id=series.pk,

@@ -163,7 +163,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
-    page = selectors.club_page_get(user=request.user, slug=slug)
+    page = selectors.club_manage_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm(request.POST)
     if form.is_valid():
         try:
@@ -193,6 +193,7 @@ def _tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: A
 @login_required
 @require_POST
 def tournament_players_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
     page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
     form = PlayersAddForm(request.POST, addable=page.addable_players)
     if form.is_valid():
@@ -213,7 +214,7 @@ def tournament_players_add(request: HttpRequest, tournament_id: int) -> HttpResp
 @login_required
 @require_POST
 def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+    tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
     form = RefereeAddForm(request.POST)
     if form.is_valid():
         try:
@@ -231,7 +232,7 @@ def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResp
 @login_required
 @require_POST
 def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+    tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
     form = StageCreateForm(request.POST, game=tournament.game, tournament=tournament)
     if form.is_valid():
         try:
@@ -268,7 +269,10 @@ def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
-    preview = stages.stage_preview(user=request.user, stage_id=stage_id)
+    # A draft's stage is not found by someone who may not see the draft (the service only checks
+    # who may manage it, which would tell them it exists).
+    stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)
+    preview = stages.stage_preview(user=request.user, stage_id=stage.pk)
     return render(
         request,
         "tournaments/stage_preview.html",
@@ -279,6 +283,7 @@ def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
+    selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # 404 for a draft not seen
     online = request.POST.get("online") == "1"
     try:
         stages.stage_online_set(user=request.user, stage_id=stage_id, online=online)
@@ -299,7 +304,7 @@ def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stage_withdraw(request: HttpRequest, stage_id: int) -> HttpResponse:
-    page = selectors.stage_page_get(user=request.user, stage_id=stage_id)
+    page = selectors.stage_manage_page_get(user=request.user, stage_id=stage_id)
     form = WithdrawForm(request.POST, players=page.players)
     if form.is_valid():
         try:
@@ -323,7 +328,7 @@ def stage_withdraw(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def series_forfeit(request: HttpRequest, series_id: int) -> HttpResponse:
-    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    page = selectors.series_manage_page_get(user=request.user, series_id=series_id)
     players = [seat.player for seat in page.series.seats.select_related("player")]
     form = ForfeitForm(request.POST, players=players)
     if form.is_valid():
