@@ -127,6 +127,8 @@ MATRIX: list[Row] = [
     r("tournaments:tournament-create",           "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:tournament",                  "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:tournament",                  "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:audit",                       "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:audit",                       "GET",    302, 404, 403, 404, 200, 404, on="draft"),
     r("tournaments:players-add",                 "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:players-add",                 "POST",   302, 404, 403, 404, 302, 404, on="draft"),
     r("tournaments:referee-add",                 "POST",   302, 403, 403, 403, 302, 403),

@@ -785,3 +785,28 @@ def stage_withdrawals_list(*, stage: Stage) -> QuerySet[Withdrawal]:
         .select_related("player", "recorded_by")
         .order_by("from_round", "player__name")
     )
+
+
+AUDIT_PAGE_SIZE = 200
+
+
+@dataclass(frozen=True)
+class AuditPage:
+    tournament: Tournament
+    entries: list[Any]
+    more: bool
+
+
+def tournament_audit_get(*, user: AnyUser, tournament_id: int) -> AuditPage:
+    """The newest audit entries of a tournament (organisers of its club only). Raises NotFound,
+    PermissionDenied."""
+    from tournaments.models import AuditEntry
+
+    tournament = tournament_get(user=user, tournament_id=tournament_id)
+    require_organiser(user, tournament.club)
+    entries = list(
+        AuditEntry.objects.filter(tournament=tournament)
+        .select_related("user", "stage", "series__round")
+        .order_by("-created_at", "-pk")[: AUDIT_PAGE_SIZE + 1]
+    )
+    return AuditPage(tournament, entries[:AUDIT_PAGE_SIZE], len(entries) > AUDIT_PAGE_SIZE)

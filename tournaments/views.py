@@ -151,6 +151,13 @@ def stage_version(request: HttpRequest, stage_id: int) -> JsonResponse:
     return _changed(request, version, "standings-changed")
 
 
+@login_required
+@require_GET
+def tournament_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    page = selectors.tournament_audit_get(user=request.user, tournament_id=tournament_id)
+    return render(request, "tournaments/audit.html", {"page": page})
+
+
 @require_GET
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     page = selectors.player_page_get(user=request.user, player_id=player_id)
