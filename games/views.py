@@ -139,7 +139,7 @@ def series_play(request: HttpRequest, series_id: int) -> HttpResponse:
 
 def _names(game: OnlineGame) -> list[str]:
     return [
-        s.user.username if s.user else (f"bot ({s.bot_level})" if s.bot_level else "—")
+        s.user.username if s.user else (f"bot {s.number} ({s.bot_level})" if s.bot_level else "—")
         for s in game.seats.all()
     ]
 
