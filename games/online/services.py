@@ -44,6 +44,12 @@ def deal_seed(server_seed: bytes, client_seeds: Sequence[bytes]) -> bytes:
     return digest.digest()
 
 
+def table_check(kind: str, options: Mapping[str, Any], seats: int) -> None:
+    """Raise ApplicationError (translated, with the rules' problems as field errors) unless
+    ``kind`` can be played online at ``seats`` seats with ``options``."""
+    _options(kind, options, seats)
+
+
 def _options(kind: str, options: Mapping[str, Any], seats: int) -> None:
     try:
         engine = engine_for(kind)
