@@ -7,14 +7,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.engine.protocol import GameKind, engine_for
-from games.engine.sixtysix.game import deal_for, game_rules
 from games.models import OnlineGame
 from games.online.series import series_game_play
 from games.online.services import deal_seed, seat_join, seats_fill_with_bots, table_create
@@ -177,18 +176,14 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
 def verify(request: HttpRequest, game_id: int) -> HttpResponse:
     """Recompute the deal from the revealed seeds (docs/online.md, "Fair dealing")."""
     game = get_object_or_404(OnlineGame, pk=game_id)
-    if game.kind != GameKind.SNAPSZER:
-        raise Http404
     context: dict[str, Any] = {"game": game, "seats": list(game.seats.all())}
     if game.server_seed:
         server = bytes.fromhex(game.server_seed)
         seed = deal_seed(server, [bytes.fromhex(s.client_seed) for s in context["seats"]])
-        _profile, rules = game_rules(game.options)
-        hands = len((game.result or {}).get("hands", [])) or 1
         context.update(
             commitment_ok=hashlib.sha256(server).hexdigest() == game.server_seed_hash,
             deal_seed=seed.hex(),
             seed_ok=(game.setup or {}).get("seed") == seed.hex(),
-            deals=[(n, [c.name for c in deal_for(rules, seed, n)]) for n in range(1, hands + 1)],
+            deals=online_for(game.kind).deck_orders(game, seed),
         )
     return render(request, "games/verify.html", context)

@@ -47,10 +47,12 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import dealing
 from games.engine.errors import ActionCode, InvalidAction
 from games.engine.protocol import GameKind, engine_for
 from games.engine.snap.bots import LEVELS, Bot, Press, TableReader
 from games.engine.snap.contract import game_rules
+from games.engine.snap.decks import DECKS
 from games.engine.snap.rules import EmptyFacedown
 from games.engine.snap.timing import (
     Advance,
@@ -333,6 +335,11 @@ class SnapOnline:
 
     def setup_extra(self, game: OnlineGame) -> dict[str, Any]:
         return {"timing": asdict(SERIES_TIMING if game.series_id else CASUAL_TIMING)}
+
+    def deck_orders(self, game: OnlineGame, seed: bytes) -> list[tuple[int, list[str]]]:
+        """A Snap game has one deal: the deck shuffled with the deal seed (games/engine/snap/contract.py)."""
+        deck = DECKS[game_rules(game.options).deck].cards
+        return [(1, list(dealing.shuffled(deck, seed, b"deal")))]
 
     def load(self, game: OnlineGame) -> SnapTable:
         if game.status == OnlineGame.Status.PLAYING and game.version == 0:

@@ -28,11 +28,14 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import ActionCode, ActionError
 from games.engine.protocol import Engine, GameKind, engine_for
 from games.engine.sixtysix.bots import BOT_NAMES as SNAPSZER_BOTS
+from games.engine.sixtysix.game import deal_for
+from games.engine.sixtysix.game import game_rules as snapszer_rules
 from games.engine.sixtysix.rules import PROFILES as SNAPSZER_PROFILES
 from games.models import OnlineGame
 from games.online import services
@@ -144,6 +147,10 @@ class GameOnline(Protocol):
         """The game as an owner runs it, from setup, snapshot and log (database access)."""
         ...
 
+    def deck_orders(self, game: OnlineGame, seed: bytes) -> list[tuple[int, list[str]]]:
+        """Every deal's deck order from the deal seed (the verify page), numbered from 1."""
+        ...
+
 
 # --------------------------------------------------------------------------------------------
 # Snapszer: turn by turn
@@ -159,9 +166,9 @@ class SnapszerTable:
         self.levels = levels
         self.bots = bots_make(game.kind, game.options, levels, random.Random())
         self.bot_delay = bot_delay()
-        # A bot is asked once per state (its answer only changes when the state does): ``bot_at``
-        # is how long after ``changed_at`` to ask; None when no bot has anything to do in this state.
-        self.changed_at: datetime | None = None
+        # A bot is asked once per state (its answer only changes when the state does), a bot delay
+        # after the state changed (``changed_at``); ``ask_bots`` is False once asked in this state.
+        self.changed_at = timezone.now()
         self.ask_bots = bool(self.bots)
 
     def is_terminal(self) -> bool:
@@ -189,8 +196,6 @@ class SnapszerTable:
     def wake_in(self, now: datetime) -> float | None:
         if not self.ask_bots:
             return None
-        if self.changed_at is None:
-            return self.bot_delay
         return max(0.0, self.bot_delay - (now - self.changed_at).total_seconds())
 
     async def due(self, now: datetime) -> list[Entry]:
@@ -229,6 +234,11 @@ class SnapszerOnline:
 
     def setup_extra(self, game: OnlineGame) -> dict[str, Any]:
         return {}
+
+    def deck_orders(self, game: OnlineGame, seed: bytes) -> list[tuple[int, list[str]]]:
+        _profile, rules = snapszer_rules(game.options)
+        hands = len((game.result or {}).get("hands", [])) or 1
+        return [(n, [c.name for c in deal_for(rules, seed, n)]) for n in range(1, hands + 1)]
 
     def load(self, game: OnlineGame) -> SnapszerTable:
         state, version = services.state_load(game)

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
 
 from games.engine.protocol import engine_for
 from games.engine.snap.contract import game_rules
@@ -133,6 +135,10 @@ def test_a_person_and_three_bots_play_snap_to_the_end(
     # S38: the timed log replays into the identical game.
     final = replayed(game.pk)
     assert final.state.result is not None and final.state.result.to_dict() == game.result
+    # Fair dealing: the revealed seeds give the deck the game was dealt.
+    page = Client().get(reverse("games:verify", args=[game.pk])).content.decode()
+    assert page.count("✔") == 2
+    assert " ".join(final.deal.order) in page
 
 
 def test_the_server_pings_a_seat_and_logs_the_round_trip(make_user: Any, fast_clock: None) -> None:
