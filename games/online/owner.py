@@ -96,10 +96,11 @@ class GameOwner:
                     renew_at = time.monotonic() + RENEW_SECONDS
                 if message is not None:
                     await self._handle(message)
-                else:
-                    due_in = self.table.wake_in(timezone.now())
-                    if due_in is not None and due_in <= 0:
-                        await self._commit(await self.table.due(timezone.now()))
+                # What fell due runs even while inputs keep coming (a busy table must not starve
+                # its timers; an input after a due timer is judged after it anyway, S38).
+                due_in = self.table.wake_in(timezone.now())
+                if due_in is not None and due_in <= 0 and not self.table.is_terminal():
+                    await self._commit(await self.table.due(timezone.now()))
                 if self.table.is_terminal():
                     await self._finish()
                     break

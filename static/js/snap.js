@@ -80,6 +80,7 @@
     send({ type: "act", version: version, action: {
       type: "call", kind: choice ? choice.kind : "snap", claim: choice ? choice.claim : null, seq: seq, reaction_ms: reaction } });
     root.dataset.called = String((parseInt(root.dataset.called || "0", 10)) + 1);
+    line(T.reaction + " " + reaction + " " + T.ms);
     $("call").classList.add("pressed");
     setTimeout(() => $("call").classList.remove("pressed"), 250);
   }

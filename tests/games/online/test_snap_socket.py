@@ -4,6 +4,7 @@ timed log (docs/online.md, "Snap in real time")."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -11,6 +12,9 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from games.engine.protocol import engine_for
 from games.engine.snap.contract import game_rules
@@ -292,3 +296,67 @@ def test_an_owner_taken_over_replays_the_timed_log_and_plays_on(make_user: Any, 
 def test_rules_for_a_snap_table_come_from_the_engine(make_user: Any) -> None:
     rules = game_rules(SHORT)
     assert rules.deck == "shapes" and rules.max_game_seconds == 60
+
+
+_PRESS = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(["flip", "call", "tick", "cap_reached"]),
+        "kind": st.sampled_from(["snap", "snap_pool", "slap", "yell", 3]),
+        "claim": st.one_of(
+            st.none(),
+            st.fixed_dictionaries(
+                {
+                    "type": st.sampled_from(["pair", "pool", "slap", "central", "x"]),
+                    "a": st.integers(-1, 3),
+                    "b": st.integers(-1, 3),
+                }
+            ),
+        ),
+        "seq": st.one_of(st.integers(-2, 40), st.text(max_size=2), st.none()),
+        "reaction_ms": st.one_of(st.integers(-10, 2000), st.floats(0, 10), st.none()),
+    },
+    optional={"seat": st.integers(-1, 2), "sound": st.integers(-1, 3)},
+)
+
+
+@hsettings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    frames=st.lists(
+        st.one_of(
+            st.text(min_size=1, max_size=40),
+            st.fixed_dictionaries(
+                {"type": st.sampled_from(["act", "resync", "ping", "pong"]), "version": st.integers(-1, 3)},
+                optional={"action": _PRESS, "t": st.one_of(st.integers(), st.none())},
+            ).map(json.dumps),
+        ),
+        max_size=6,
+    )
+)
+def test_fuzz_random_presses_never_crash_the_socket_or_break_the_log(
+    make_user: Any, frames: list[str]
+) -> None:
+    """Whatever a client sends, the socket answers or ignores it, the owner lives on, and its
+    game is exactly the replay of the timed log."""
+    anna = make_user()
+    game = table_create(user=anna, kind="snap", options=SHORT, seats=3, bots=["club", "club"])
+    cookie = session(anna)
+
+    async def scenario() -> None:
+        ws = await opened(game.pk, cookie)
+        await until(ws, lambda f: f["type"] == "view")
+        for frame in frames:
+            await send(ws, frame)
+        while not await ws.receive_nothing(timeout=0.1):
+            await receive(ws)
+        owner = OWNERS[game.pk]
+        assert not owner.stopped
+        for _attempt in range(50):  # a bot's press may be between the table and the log right now
+            expected = await sync_to_async(replayed)(game.pk)
+            if len(expected.log) == owner.table.version:
+                break
+            await asyncio.sleep(0.02)
+        assert ENGINE.to_snapshot(owner.table.live.state) == ENGINE.to_snapshot(expected.state)
+        await ws.disconnect()
+        await owners_stop()
+
+    run(scenario)
