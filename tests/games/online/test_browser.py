@@ -191,3 +191,34 @@ def test_a_snap_game_against_three_bots_is_played_to_the_end(
     assert mine.filter(action__type="flip").exists() and mine.filter(action__type="rtt").exists()
     assert presses["flip"] > 0
     assert GameLogEntry.objects.filter(game=game).count() == game.version
+
+
+def test_a_snap_table_for_people_is_joined_by_link_and_filled_with_bots(
+    server: str, browser: Any, make_user: Any
+) -> None:
+    """Anna opens a three-seat Snap table for people on her phone, Bence joins by the link on a
+    desktop, and she fills the last seat with a bot: the game starts on both pages."""
+    make_user("anna")
+    make_user("bence")
+    anna = _logged_in(browser, server, "anna", PHONE)
+    anna.select_option("#snap-seats", "3")
+    anna.select_option("#snap-opponent", "person")
+    anna.click("#new-snap-table button[type=submit]")
+    anna.wait_for_url(re.compile(r"/play/\d+/$"))
+    invite = anna.locator("#waiting input").input_value()
+    anna.screenshot(path=f"{SHOTS}/snap-waiting-phone.png", full_page=True)
+    bence = _logged_in(browser, server, "bence", DESKTOP)
+    bence.goto(invite)
+    bence.wait_for_url(re.compile(r"/play/\d+/$"))
+    assert bence.locator("#fill-bots").count() == 0  # only the table's creator fills it
+    anna.reload()
+    assert "1 more player" in anna.locator("#waiting").inner_text()
+    anna.select_option("#fill-level", "beginner")
+    anna.click("#fill-bots")
+    for page in (anna, bence):  # Bence's page reloads by itself once the table has started
+        page.wait_for_function("() => document.querySelectorAll('#seats .seat').length === 3")
+    game = OnlineGame.objects.get()
+    assert game.status == OnlineGame.Status.PLAYING
+    assert [s.bot_level for s in game.seats.all()] == ["", "", "beginner"]
+    names = anna.locator("#seats .seat-name").all_inner_texts()
+    assert names[0].startswith("anna") and names[1] == "bence" and "beginner" in names[2]
