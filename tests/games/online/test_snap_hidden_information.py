@@ -68,7 +68,10 @@ def bot_table(number: int, rng: random.Random) -> SnapTable:
     game = OnlineGame(kind="snap", seat_count=seats, started_at=ORIGIN, status=OnlineGame.Status.PLAYING)
     game.setup = {**ENGINE.game_setup(state), "timing": asdict(CASUAL_TIMING)}
     levels = list(LEVELS)
-    return SnapTable(game, [], {s: levels[(number + s) % len(levels)] for s in range(seats)}, rng)
+    # The server's own draws (reveal delays) from a generator of their own: the deals stay those
+    # of the seeded ``rng`` whatever the bots do.
+    server = random.Random(number)
+    return SnapTable(game, [], {s: levels[(number + s) % len(levels)] for s in range(seats)}, server)
 
 
 def play(table: SnapTable, check: Any) -> int:
@@ -93,6 +96,7 @@ def play(table: SnapTable, check: Any) -> int:
 def test_no_snap_frame_names_a_card_its_viewer_may_not_know() -> None:
     rng = random.Random("hidden-snap")
     frames = 0
+    dealt_over = 0
     for number in range(GAMES):
         table = bot_table(number, rng)
         deck = DECKS[table.live.rules.deck].cards
@@ -107,11 +111,13 @@ def test_no_snap_frame_names_a_card_its_viewer_may_not_know() -> None:
                 frames += 1
 
         check()
-        assert play(table, check) > 0
+        over_at_the_deal = table.is_terminal()  # a dead state dealt (small decks, two seats)
+        assert play(table, check) > 0 or over_at_the_deal
         assert table.result() is not None
+        dealt_over += over_at_the_deal
         for viewer in [*range(table.live.state.n), None]:  # the end screen's frame too
             assert not leaks(table.frame(viewer, finished=True), face_down(table.live.state))
-    assert frames > GAMES * 100
+    assert frames > GAMES * 100 and dealt_over < GAMES // 20
 
 
 @pytest.mark.django_db

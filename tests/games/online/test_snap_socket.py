@@ -228,7 +228,8 @@ def test_a_bad_press_is_refused_to_its_sender_and_changes_nothing(
         error = await until(a, lambda f: f["type"] == "error")
         assert error["code"] == code and error["message"], error
         stored = await sync_to_async(lambda: OnlineGame.objects.get(pk=game.pk).version)()
-        assert error["version"] == stored  # the current version (round trips may have been logged)
+        # The version then current: the other seat's round trip may have been logged since.
+        assert 0 <= error["version"] <= stored
         presses = await sync_to_async(
             lambda: GameLogEntry.objects.filter(game_id=game.pk, action__type__in=["flip", "call"]).count()
         )()
