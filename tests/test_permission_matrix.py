@@ -118,6 +118,9 @@ MATRIX: list[Row] = [
     r("games:new",                               "POST",   302, 302, 302, 302, 302, 302),  # to the new table
     r("games:join",                              "GET",    302, 302, 302, 302, 302, 302),  # to the table, seated
     r("games:table",                             "GET",    200, 200, 200, 200, 200, 200),
+    # The table's creator (the player) fills it with bots; anyone else back to the table, told why.
+    r("games:fill",                              "POST",   302, 302, 302, 302, 302, 302,
+      not_done=("referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")),
     r("games:verify",                            "GET",    200, 200, 200, 200, 200, 200),
     # The player to the new table; anyone else back to the series, told only its players may.
     r("games:series_play",                       "POST",   302, 302, 302, 302, 302, 302, on="online",
