@@ -25,6 +25,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BasicAuthentication
 
@@ -95,3 +96,13 @@ class ThrottledBasicAuthentication(BasicAuthentication):
                     wait=wait, detail=str(THROTTLED % {"minutes": minutes_left(until)})
                 ) from None
             raise
+
+
+class ThrottledBasicScheme(OpenApiAuthenticationExtension):
+    """The OpenAPI schema's name for it: HTTP Basic, as for DRF's own class."""
+
+    target_class = ThrottledBasicAuthentication
+    name = "basicAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {"type": "http", "scheme": "basic"}
