@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -90,6 +91,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -120,10 +122,36 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
 ]
+
+# --- Content-Security-Policy (Django's own; docs/security.md) -------------------------------------
+# Our pages load scripts and styles from our own origin only: no inline scripts, event handlers,
+# javascript: URLs, inline styles or eval (htmx runs with allowEval and its indicator styles off,
+# templates/base.html). Inline <script>/<style> that must stay (the admin's, the API docs') carry
+# the request's nonce. The API docs get a wider policy of their own (snapleague/urls.py).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],  # 'self' covers the same host's ws:// and wss:// (CSP level 3)
+    "font-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+API_DOCS_CSP = {
+    **SECURE_CSP,
+    # Swagger UI and Redoc style themselves at run time (React, styled-components) and Redoc
+    # searches in a worker made from a blob.
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "worker-src": [CSP.SELF, "blob:"],
+}
 
 # --- Database -----------------------------------------------------------------------------------
 SQLITE_PATH = VAR_DIR / "snapleague.sqlite3"
