@@ -208,6 +208,10 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Budapest")
 USE_I18N = True
 USE_TZ = True
 
+# --- Clubs (tournaments/services.py) -------------------------------------------------------------
+CLUB_CREATE_PER_HOUR = int(os.environ.get("CLUB_CREATE_PER_HOUR", "3"))  # per account
+ORGANISER_INVITATION_DAYS = float(os.environ.get("ORGANISER_INVITATION_DAYS", "7"))
+
 # --- Login throttling (django-axes; snapleague/login_throttle.py, docs/security.md) -------------
 # Per account and per client address, each on its own; a cool-off, never a permanent lock.
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
