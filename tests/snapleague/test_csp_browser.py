@@ -1,8 +1,8 @@
 """The pages work under the Content-Security-Policy: headless Chromium visits every kind of page
-(home, club, tournament, stage with its bracket, standings, series, the record form, the play lobby,
-a Snapszer table, the login and error pages, the API docs) and hears no ``securitypolicyviolation``
-event and no CSP error on the console. The other browser tests (tournaments, online play) run under
-the same policy."""
+(home, club, tournament, stage with its bracket, standings, series, the record form, the play
+lobby, a Snapszer table, the login and error pages, the API docs, a new club, an invitation) and
+hears no ``securitypolicyviolation`` event and no CSP error on the console. The other browser
+tests (tournaments, online play, clubs) run under the same policy."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tests.conftest import record_result
 from tests.tournaments.test_browser import PHONE
 from tournaments.models import GameKind, Player, Series, SeriesFormat, Stage, StageFormat
 from tournaments.services import (
+    organiser_invitation_create,
     stage_create,
     stage_rounds_generate,
     tournament_create,
@@ -107,6 +108,7 @@ def test_no_page_breaks_the_content_security_policy(
 ) -> None:
     stage, series = knockout
     tournament, club = stage.tournament, stage.tournament.club
+    _, invitation_token = organiser_invitation_create(user=organiser, club=club)
     seen: dict[str, list[str]] = {}
     contexts = []
     for username, urls in [
@@ -123,8 +125,19 @@ def test_no_page_breaks_the_content_security_policy(
                 ("/api/docs/", "() => document.querySelector('.swagger-ui .info')"),
             ],
         ),
-        (organiser.username, [(f"/tournaments/{tournament.pk}/", None), ("/play/", None)]),
-        (referee.username, [(f"/series/{series.pk}/record/", None)]),
+        (
+            organiser.username,
+            [
+                (f"/tournaments/{tournament.pk}/", None),
+                ("/play/", None),
+                ("/clubs/new/", None),
+                (f"/clubs/{club.slug}/?organiser", None),
+            ],
+        ),
+        (
+            referee.username,
+            [(f"/series/{series.pk}/record/", None), (f"/invitations/{invitation_token}/", None)],
+        ),
     ]:
         context, console = _context(browser, server, username, PHONE)
         contexts.append(context)
@@ -152,4 +165,4 @@ def test_no_page_breaks_the_content_security_policy(
     for context in contexts:
         context.close()
     assert {url: found for url, found in seen.items() if found} == {}
-    assert len(seen) == 12
+    assert len(seen) == 15
