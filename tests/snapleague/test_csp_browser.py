@@ -1,6 +1,6 @@
 """The pages work under the Content-Security-Policy: headless Chromium visits every kind of page
 (home, club, tournament, stage with its bracket, standings, series, the record form, the play
-lobby, a Snapszer table, the login and error pages, the API docs, a new club, an invitation) and
+lobby, a Snapszer table, the login and error pages, the API docs, a new club, an invitation, the admin) and
 hears no ``securitypolicyviolation`` event and no CSP error on the console. The other browser
 tests (tournaments, online play, clubs) run under the same policy."""
 
@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from snapleague.chromium import CHROMIUM
 from tests.conftest import record_result
@@ -109,6 +110,7 @@ def test_no_page_breaks_the_content_security_policy(
     stage, series = knockout
     tournament, club = stage.tournament, stage.tournament.club
     _, invitation_token = organiser_invitation_create(user=organiser, club=club)
+    admin = get_user_model().objects.create_superuser("admin", password="pw-for-tests-only")
     seen: dict[str, list[str]] = {}
     contexts = []
     for username, urls in [
@@ -138,6 +140,14 @@ def test_no_page_breaks_the_content_security_policy(
             referee.username,
             [(f"/series/{series.pk}/record/", None), (f"/invitations/{invitation_token}/", None)],
         ),
+        (
+            admin.username,
+            [
+                ("/admin/", None),
+                ("/admin/tournaments/club/", None),
+                (f"/admin/tournaments/club/{club.pk}/change/", None),
+            ],
+        ),
     ]:
         context, console = _context(browser, server, username, PHONE)
         contexts.append(context)
@@ -165,4 +175,4 @@ def test_no_page_breaks_the_content_security_policy(
     for context in contexts:
         context.close()
     assert {url: found for url, found in seen.items() if found} == {}
-    assert len(seen) == 15
+    assert len(seen) == 18
