@@ -76,6 +76,11 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         chromium = launch(playwright)
+        # The test runs on in Playwright's greenlet, whose context can still hold the connection
+        # of an earlier browser test module, ended by _end_live_server_sessions: start afresh.
+        # (Not on SQLite, where the in-memory test database lives in the connection.)
+        if connections["default"].vendor == "postgresql":
+            connections.close_all()
         try:
             yield chromium
         finally:
