@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -342,13 +343,74 @@ class ClubOutputSerializer(serializers.ModelSerializer[Club]):
 
 
 class ClubListApi(ListAPIView[Club]):
-    """Clubs (anyone may read; clubs are created in the admin)."""
+    """Clubs (anyone may read). A signed-in user creates one with POST and becomes its organiser;
+    a few an hour per account (429 with ``extra.retry_after_s`` beyond)."""
 
     serializer_class = ClubOutputSerializer
     filterset_fields = {"slug": ["exact"], "name": ["icontains"]}
 
+    class InputSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=120)
+
+        class Meta:
+            ref_name = "ClubCreateInput"
+
     def get_queryset(self) -> QuerySet[Club]:
         return Club.objects.order_by("name")
+
+    @extend_schema(request=InputSerializer, responses={201: ClubOutputSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        club = services.club_create(user=request.user, name=serializer.validated_data["name"])
+        return Response(ClubOutputSerializer(club).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationOutputSerializer(serializers.Serializer[Any]):
+    club = serializers.IntegerField()
+    token = serializers.CharField()
+    url = serializers.CharField(help_text="The page that accepts it (sign in first).")
+    expires_at = serializers.DateTimeField()
+
+
+class ClubInvitationCreateApi(APIView):
+    """An organiser invites someone to organise the club too: a link, valid once, for a week."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: InvitationOutputSerializer})
+    def post(self, request: Request, club_id: int) -> Response:
+        club = selectors.club_get_by_id(club_id=club_id)
+        invitation, token = services.organiser_invitation_create(user=request.user, club=club)
+        body = {
+            "club": club.pk,
+            "token": token,
+            "url": request.build_absolute_uri(reverse("tournaments:invitation", args=[token])),
+            "expires_at": invitation.expires_at,
+        }
+        return Response(InvitationOutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationAcceptApi(APIView):
+    """The signed-in user accepts an invitation (its token) and becomes an organiser of its club.
+    A bad token is a 400, an expired one 410, a used one 409."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer[Any]):
+        token = serializers.CharField(max_length=500)
+
+        class Meta:
+            ref_name = "InvitationAcceptInput"
+
+    @extend_schema(request=InputSerializer, responses={200: ClubOutputSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        club = services.organiser_invitation_accept(
+            user=request.user, token=serializer.validated_data["token"]
+        )
+        return Response(ClubOutputSerializer(club).data)
 
 
 class ClubDetailApi(RetrieveAPIView[Club]):

@@ -106,6 +106,14 @@ class PlayersAddForm(forms.Form):
         return {"players": list(self.cleaned_data["players"]), "new_names": names}
 
 
+class ClubCreateForm(forms.Form):
+    name = forms.CharField(
+        label=_("Club name"),
+        max_length=120,
+        help_text=_("Its address is made from the name; you become its organiser."),
+    )
+
+
 class RefereeAddForm(forms.Form):
     username = forms.CharField(label=_("Referee's username"), max_length=150)
 

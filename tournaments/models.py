@@ -69,6 +69,16 @@ class Club(models.Model):
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True, verbose_name=_("organisers")
     )
+    # Who created it through the site (null: the admin, the demo data before this field, a deleted
+    # account). Also what the hourly limit on new clubs counts (services.club_create).
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_clubs",
+        verbose_name=_("created by"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -76,6 +86,30 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class OrganiserInvitation(models.Model):
+    """A link an organiser sends so that someone becomes an organiser of the club too.
+
+    The link carries a token signed with ``SECRET_KEY`` that names this row; the row says whether
+    it has expired or been used (once), so neither can be forged or replayed."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.club} #{self.pk}"
 
 
 class Player(models.Model):

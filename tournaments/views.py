@@ -19,7 +19,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from snapleague.errors import ApplicationError
 from tournaments import selectors, services, stages
+from tournaments.access import user_is_organiser
 from tournaments.forms import (
+    ClubCreateForm,
     ForfeitForm,
     PlayersAddForm,
     RefereeAddForm,
@@ -64,6 +66,55 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     page = selectors.club_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm() if page.is_organiser else None
     return render(request, "tournaments/club.html", {"page": page, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubCreateForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                club = services.club_create(user=request.user, name=form.cleaned_data["name"])
+            except ApplicationError as exc:
+                _apply_service_error(form, exc)
+                status = exc.status
+            else:
+                messages.success(
+                    request, _("Club created: you organise it. Create its first tournament below.")
+                )
+                return redirect("tournaments:club", slug=club.slug)
+    return render(request, "tournaments/club_new.html", {"form": form}, status=status)
+
+
+@login_required
+@require_POST
+def club_invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
+    page = selectors.club_page_get(user=request.user, slug=slug)
+    invitation, token = services.organiser_invitation_create(user=request.user, club=page.club)
+    context = {
+        "page": page,
+        "form": TournamentCreateForm(),
+        "invitation_url": request.build_absolute_uri(reverse("tournaments:invitation", args=[token])),
+        "invitation": invitation,
+    }
+    return render(request, "tournaments/club.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    """The page an invitation link opens: who invites to what, and a button to accept (a GET
+    changes nothing). Bad, expired and used links get the error page with what to do."""
+    if request.method == "POST":
+        club = services.organiser_invitation_accept(user=request.user, token=token)
+        messages.success(request, _("You now organise %(club)s.") % {"club": club.name})
+        return redirect("tournaments:club", slug=club.slug)
+    invitation = services.organiser_invitation_get(token=token)
+    context = {"invitation": invitation, "already": user_is_organiser(request.user, invitation.club)}
+    return render(request, "tournaments/invitation.html", context)
 
 
 @require_GET

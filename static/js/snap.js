@@ -12,6 +12,8 @@
   const slapjack = root.dataset.slapjack === "1";
   const speed = root.dataset.speed === "1";
   const $ = (id) => document.getElementById(id);
+  const invite = $("invite-link"); // the waiting panel's link: one click selects it (no inline handler: CSP)
+  if (invite) invite.addEventListener("click", () => invite.select());
   const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
   let ws = null, version = null, view = null, live = null, retry = 500, eventsShown = -1;
   const shownAt = {}; // seq -> performance.now() when this page first showed that table (S32)
