@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0008_series_key_unique'),
+        ('tournaments', '0009_club_creation_invitations'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
