@@ -52,7 +52,7 @@ from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tournaments import stages
 from tournaments.models import Club, Player, Series, Stage, Tournament
-from tournaments.services import tournament_players_add
+from tournaments.services import organiser_invitation_create, tournament_players_add
 
 ROLES = ("anon", "player", "referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
@@ -130,6 +130,13 @@ MATRIX: list[Row] = [
     r("tournaments:tournament-create",           "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:tournament",                  "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:tournament",                  "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    # Anyone signed in opens a club (and organises it); organisers invite others by a single-use link.
+    r("tournaments:club-create",                 "GET",    302, 200, 200, 200, 200, 200),
+    r("tournaments:club-create",                 "POST",   302, 302, 302, 302, 302, 302),  # to the new club
+    r("tournaments:club-invitation",             "POST",   302, 403, 403, 403, 200, 403),  # the page with the link
+    r("tournaments:invitation",                  "GET",    302, 200, 200, 200, 200, 200, on="invite"),
+    # Accepting makes an organiser of the club; its own organiser is one already (409).
+    r("tournaments:invitation",                  "POST",   302, 302, 302, 302, 409, 302, on="invite"),
     r("tournaments:audit",                       "GET",    302, 403, 403, 403, 200, 403),
     r("tournaments:audit",                       "GET",    302, 404, 403, 404, 200, 404, on="draft"),
     r("tournaments:players-add",                 "POST",   302, 403, 403, 403, 302, 403),
@@ -177,7 +184,10 @@ MATRIX: list[Row] = [
     r("tournaments:player",                      "GET",    200, 200, 200, 200, 200, 200),
     # --- the API (/api/): a write by someone not signed in is a 403 (session authentication) --------
     r("tournaments_api:club-list",               "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:club-list",               "POST",   403, 201, 201, 201, 201, 201),
     r("tournaments_api:club-detail",             "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:club-invitation-create",  "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:invitation-accept",       "POST",   403, 200, 200, 200, 409, 200, on="invite"),
     r("tournaments_api:player-list",             "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:player-list",             "POST",   403, 403, 403, 403, 201, 403),
     r("tournaments_api:player-detail",           "GET",    200, 200, 200, 200, 200, 200),
@@ -360,6 +370,8 @@ def _build() -> World:
         user=users["player"], kind=GameKind.SNAPSZER, options={"profile": "snapszer"}, seats=2
     )
 
+    _invitation, invitation_token = organiser_invitation_create(user=users["organiser_here"], club=club)
+
     base = {
         "slug": club.slug,
         "club_id": club.pk,
@@ -380,6 +392,7 @@ def _build() -> World:
         "fresh": {**base, "series_id": fresh.pk},
         "online": {**base, "series_id": _series_of(online, anna).pk},
         "reset": {"uidb64": "MQ", "token": "not-a-token"},
+        "invite": {**base, "token": invitation_token},
     }
     fresh_away = fresh.seats.order_by("seat").first().player_id  # type: ignore[union-attr]
     won_game_2 = snapszer_win(anna, opponent)
@@ -389,6 +402,9 @@ def _build() -> World:
         ("password_reset", "running"): {"email": "nobody@example.com"},
         ("password_reset_confirm", "reset"): {},
         ("games:new", "running"): {"profile": "snapszer", "opponent": "bot", "level": "casual"},
+        ("tournaments:club-create", "running"): {"name": "Matrix Club"},
+        ("tournaments_api:club-list", "running"): {"name": "Matrix Club"},
+        ("tournaments_api:invitation-accept", "invite"): {"token": invitation_token},
         ("tournaments:tournament-create", "running"): {
             "name": "Summer Cup",
             "game": "snapszer",
