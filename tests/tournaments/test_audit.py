@@ -70,7 +70,8 @@ def test_results_corrections_voids_publishing_withdrawals_and_no_shows_are_logge
         "stage_online",
     ]
     published, *_recorded, corrected, voided, withdrawn, forfeit, online = log
-    assert published.user == organiser and published.detail["rounds"] == [1]
+    assert published.user == organiser and published.detail == {"rounds": [1], "series_count": 3}
+    assert published.series is None  # a publish names its stage, no series
     assert (corrected.user, corrected.before_version, corrected.after_version) == (organiser, 1, 2)
     assert corrected.detail == {
         "game": 1,
@@ -99,8 +100,8 @@ def test_the_stage_task_publishing_a_round_is_logged_as_nobody(
 
 def test_sign_ins_and_failed_ones_are_logged(organiser: Any) -> None:
     client = Client()
-    assert not client.login(username="organiser", password="wrong")
-    assert client.login(username="organiser", password="pw-for-tests-only")
+    client.post("/accounts/login/", {"username": "organiser", "password": "wrong"})
+    client.post("/accounts/login/", {"username": "organiser", "password": "pw-for-tests-only"})
     failed, signed_in = AuditEntry.objects.order_by("pk")
     assert (failed.action, failed.user, failed.username) == ("sign_in_failed", None, "organiser")
     assert (signed_in.action, signed_in.user) == ("signed_in", organiser)
