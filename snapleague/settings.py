@@ -184,6 +184,11 @@ SPECTACULAR_SETTINGS = {
         "StageFormatEnum": "tournaments.models.StageFormat",
         "GameKindEnum": "tournaments.models.GAME_KIND_CHOICES",
     },
+    # Every operation documents the error answers it can give (snapleague/api_schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "snapleague.api_schema.document_refusals",
+    ],
 }
 
 # --- Celery -------------------------------------------------------------------------------------
