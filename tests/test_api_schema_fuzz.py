@@ -140,3 +140,26 @@ def test_the_schema_documents_the_refusals_every_operation_can_give() -> None:
     publish = paths["/api/stages/{stage_id}/rounds/"]["post"]["responses"]
     assert "round_not_due" in publish["409"]["description"]
     assert publish["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+
+
+def test_an_id_or_number_past_the_database_s_range_is_a_400_naming_the_field(
+    client: Any, organiser: Any, referee: Any, players: list[Any], make_series: Any
+) -> None:
+    """``{"players": [-3924275024940314654872174592]}`` was a 500 on SQLite (OverflowError: the
+    integer does not fit in 64 bits), and a game number past 2**31 one on PostgreSQL."""
+    series = make_series(players[:2], game="snapszer")
+    tournament = series.stage.tournament
+    client.force_login(organiser)
+    response = client.post(
+        f"/api/tournaments/{tournament.pk}/players/", {"players": [2**70]}, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "invalid"
+    assert set(response.json()["fields"]) == {"players.0"}
+    client.force_login(referee)
+    anna, bence = players[:2]
+    body = {"game": 2**40, "result": {"score": {str(anna.pk): 7, str(bence.pk): 3}}}
+    response = client.post(f"/api/series/{series.pk}/results/", body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert "game" in response.json()["fields"]
+    assert series.games.count() == 0
