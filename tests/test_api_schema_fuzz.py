@@ -41,6 +41,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.test_permission_matrix import World, _build
+from tournaments.models import Series
 
 EXAMPLES = int(os.environ.get("SCHEMA_FUZZ_EXAMPLES", "8"))
 ROLES = ("anon", "player", "referee_here", "organiser_here")
@@ -143,22 +144,24 @@ def test_the_schema_documents_the_refusals_every_operation_can_give() -> None:
 
 
 def test_an_id_or_number_past_the_database_s_range_is_a_400_naming_the_field(
-    client: Any, organiser: Any, referee: Any, players: list[Any], make_series: Any
+    client: Any, world: World
 ) -> None:
     """``{"players": [-3924275024940314654872174592]}`` was a 500 on SQLite (OverflowError: the
     integer does not fit in 64 bits), and a game number past 2**31 one on PostgreSQL."""
-    series = make_series(players[:2], game="snapszer")
-    tournament = series.stage.tournament
-    client.force_login(organiser)
+    running = world.targets["running"]
+    client.force_login(world.users["organiser_here"])
     response = client.post(
-        f"/api/tournaments/{tournament.pk}/players/", {"players": [2**70]}, content_type="application/json"
+        f"/api/tournaments/{running['tournament_id']}/players/",
+        {"players": [2**70]},
+        content_type="application/json",
     )
     assert response.status_code == 400, response.content
     assert response.json()["code"] == "invalid"
     assert set(response.json()["fields"]) == {"players.0"}
-    client.force_login(referee)
-    anna, bence = players[:2]
-    body = {"game": 2**40, "result": {"score": {str(anna.pk): 7, str(bence.pk): 3}}}
+    series = Series.objects.get(pk=world.targets["fresh"]["series_id"])
+    a, b = (str(seat.player_id) for seat in series.seats.order_by("seat"))
+    client.force_login(world.users["referee_here"])
+    body = {"game": 2**40, "result": {"score": {a: 7, b: 3}}}
     response = client.post(f"/api/series/{series.pk}/results/", body, content_type="application/json")
     assert response.status_code == 400, response.content
     assert "game" in response.json()["fields"]
