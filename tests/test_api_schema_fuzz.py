@@ -20,6 +20,7 @@ How:
 
 from __future__ import annotations
 
+import base64
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -29,7 +30,8 @@ import schemathesis
 from django.conf import settings
 from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -166,3 +168,15 @@ def test_an_id_or_number_past_the_database_s_range_is_a_400_naming_the_field(
     assert response.status_code == 400, response.content
     assert "game" in response.json()["fields"]
     assert series.games.count() == 0
+
+
+def test_basic_credentials_with_a_nul_are_refused_before_the_database(client: Any) -> None:
+    """``Authorization: Basic`` of a user name with a NUL was a 500 on PostgreSQL (it cannot take
+    NUL in a text parameter: psycopg's DataError), on any operation; now a 403, and the user table
+    is not asked."""
+    credentials = base64.b64encode(b"referee\x00:pw").decode()
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/api/clubs/", HTTP_AUTHORIZATION=f"Basic {credentials}")
+    assert response.status_code == 403
+    assert response.json()["code"] == "authentication_failed"
+    assert not [q for q in queries.captured_queries if "auth_user" in q["sql"]]
