@@ -191,7 +191,8 @@ def find_targets(client: Http) -> Targets:
             raise SystemExit(f"GET {path}: {status}")
         return body
 
-    tournaments = {t["name"]: t for t in get("/api/tournaments/?club=1")["results"]}
+    club = get("/api/clubs/?slug=demo")["results"][0]["id"]
+    tournaments = {t["name"]: t for t in get(f"/api/tournaments/?club={club}")["results"]}
     if LOAD_TOURNAMENT not in tournaments:
         raise SystemExit(f"no {LOAD_TOURNAMENT}: run `benchmarks/load.py setup` first")
     cup = tournaments["Snapszer Winter Cup"]
