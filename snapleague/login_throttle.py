@@ -27,7 +27,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
-from rest_framework.authentication import BasicAuthentication
+
+from snapleague.authentication import BasicAuthentication  # refuses NUL before the database
 
 THROTTLED = _(
     "Too many failed log-ins for this account or from this network. Try again in %(minutes)s minutes."

@@ -245,6 +245,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        # Basic: NUL refused before the database (authentication.py), throttled by axes (login_throttle.py).
         "snapleague.login_throttle.ThrottledBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -266,6 +267,11 @@ SPECTACULAR_SETTINGS = {
         "StageFormatEnum": "tournaments.models.StageFormat",
         "GameKindEnum": "tournaments.models.GAME_KIND_CHOICES",
     },
+    # Every operation documents the error answers it can give (snapleague/api_schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "snapleague.api_schema.document_refusals",
+    ],
 }
 
 # --- Celery -------------------------------------------------------------------------------------

@@ -37,6 +37,13 @@ from tournaments.results.values import PlayedResult
 from tournaments.selectors import series_visible, stage_get, stage_standings_list
 from tournaments.standings import Tiebreak
 
+# The largest id (a BigAutoField) and the largest number (a PositiveIntegerField: 2**31 - 1 is safe on
+# every database) a body may carry. A bigger one was a 500 (found by tests/test_api_schema_fuzz.py):
+# SQLite cannot bind an integer past 64 bits (OverflowError), PostgreSQL refuses to store a number
+# past its column's range; now it is a 400 naming the field.
+MAX_ID = 2**63 - 1
+MAX_NUMBER = 2**31 - 1
+
 _PER_PLAYER = {
     "type": "object",
     "additionalProperties": {"type": "integer", "minimum": 0},
@@ -194,9 +201,11 @@ class ResultCreateApi(APIView):
     permission_classes = [IsAuthenticated]
 
     class InputSerializer(serializers.Serializer[Any]):
-        game = serializers.IntegerField(min_value=1, help_text=_("The game's number in the series."))
+        game = serializers.IntegerField(
+            min_value=1, max_value=MAX_NUMBER, help_text=_("The game's number in the series.")
+        )
         result = ResultField(help_text=_("The outcome: a Snap game or a Snapszer match."))
-        expected_version = serializers.IntegerField(min_value=0, default=0)
+        expected_version = serializers.IntegerField(min_value=0, max_value=MAX_NUMBER, default=0)
         reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
         client_key = serializers.CharField(required=False, allow_blank=True, max_length=80)
         void_later_games = serializers.BooleanField(
@@ -432,7 +441,7 @@ class PlayerListCreateApi(ListAPIView[Player]):
     filterset_fields = {"club": ["exact"], "name": ["icontains"], "entries__tournament": ["exact"]}
 
     class InputSerializer(serializers.Serializer[Any]):
-        club = serializers.IntegerField()
+        club = serializers.IntegerField(max_value=MAX_ID)
         name = serializers.CharField(max_length=120)
 
         class Meta:
@@ -501,7 +510,7 @@ class TournamentListCreateApi(ListAPIView[Tournament]):
     filterset_fields = {"club": ["exact"], "game": ["exact"], "status": ["exact"]}
 
     class InputSerializer(serializers.Serializer[Any]):
-        club = serializers.IntegerField()
+        club = serializers.IntegerField(max_value=MAX_ID)
         name = serializers.CharField(max_length=160)
         game = serializers.CharField()
         series_format = serializers.CharField(required=False, default="best_of_3")
@@ -536,7 +545,7 @@ class TournamentPlayersAddApi(APIView):
     """Enter club players into a tournament (organisers)."""
 
     class InputSerializer(serializers.Serializer[Any]):
-        players = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
+        players = serializers.ListField(child=serializers.IntegerField(max_value=MAX_ID), allow_empty=False)
 
         class Meta:
             ref_name = "TournamentPlayersAddInput"
@@ -618,7 +627,7 @@ class StageListCreateApi(ListAPIView[Stage]):
     filterset_fields = {"tournament": ["exact"], "status": ["exact"], "format": ["exact"]}
 
     class InputSerializer(serializers.Serializer[Any]):
-        tournament = serializers.IntegerField()
+        tournament = serializers.IntegerField(max_value=MAX_ID)
         name = serializers.CharField(max_length=120)
         format = serializers.ChoiceField(choices=StageFormat.choices, default=StageFormat.ROUND_ROBIN)
         options = serializers.JSONField(
@@ -652,6 +661,7 @@ class StageListCreateApi(ListAPIView[Stage]):
             allow_null=True,
             default=None,
             min_value=2,
+            max_value=MAX_NUMBER,
             help_text=_("How many of the earlier stage's top players go on; empty: all of them."),
         )
         online_play = serializers.BooleanField(
@@ -760,6 +770,7 @@ class StageRoundsPublishApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         round = serializers.IntegerField(
             min_value=1,
+            max_value=MAX_NUMBER,
             required=False,
             allow_null=True,
             default=None,
@@ -833,8 +844,10 @@ class StageWithdrawalsApi(APIView):
     or the next round). Their series from then on are walkovers; later rounds leave them out."""
 
     class InputSerializer(serializers.Serializer[Any]):
-        player = serializers.IntegerField(help_text=_("The player's id."))
-        from_round = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+        player = serializers.IntegerField(max_value=MAX_ID, help_text=_("The player's id."))
+        from_round = serializers.IntegerField(
+            min_value=1, max_value=MAX_NUMBER, required=False, allow_null=True, default=None
+        )
         reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
 
         class Meta:
@@ -882,7 +895,7 @@ class SeriesForfeitApi(APIView):
 
     class InputSerializer(serializers.Serializer[Any]):
         players = serializers.ListField(
-            child=serializers.IntegerField(),
+            child=serializers.IntegerField(max_value=MAX_ID),
             allow_empty=False,
             help_text=_("The ids of the players who did not come."),
         )
