@@ -12,8 +12,9 @@ and left beat (the worker's ``--beat`` child) running as an orphan. Here:
   are killed before it is started again;
 - a child that exits is **restarted with backoff** (1 s, doubling to 30 s; back to 1 s after it
   has run for a minute), and every exit is logged with its exit code or signal;
-- **SIGINT (Ctrl-C) and SIGTERM stop everything**: SIGTERM to every group, SIGKILL to what is
-  left after a grace period; nothing is left behind. Each child also gets SIGTERM from the kernel
+- **SIGINT (Ctrl-C) and SIGTERM stop everything**: SIGTERM to every child, which stops its own
+  children, then SIGKILL to every group: what is left after a grace period, and any grandchild
+  that outlived its parent; nothing is left behind. Each child also gets SIGTERM from the kernel
   if the supervisor itself dies (``PR_SET_PDEATHSIG``), so even a kill -9 of the supervisor does
   not leave the web server holding the port.
 
@@ -197,11 +198,16 @@ class Supervisor:
         return 0
 
     def stop(self) -> None:
-        """SIGTERM every child's group, SIGKILL what is left after the grace period."""
+        """SIGTERM every child, SIGKILL every child's group after it (or the grace period) ends."""
         self.stopping = True
         groups = [child.process.pid for child in self.children if child.process is not None]
-        for pgid in groups:
-            self._kill_group(pgid, signal.SIGTERM)
+        # SIGTERM to each child only: it stops its own children in order (uvicorn's manager its
+        # workers, Celery's worker its pool after the running tasks); a TERM to the whole group
+        # would reach the pool processes behind the worker's back and stall its warm shutdown.
+        for child in self.children:
+            if child.process is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    child.process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + self.stop_grace
         while time.monotonic() < deadline and any(child.process is not None for child in self.children):
             self._reap()
@@ -299,7 +305,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    parser.add_argument("--banner", default="", help="printed once the web server accepts connections")
+    parser.add_argument(
+        "--banner",
+        default=os.environ.get("SNAPLEAGUE_BANNER", ""),
+        help="printed once the web server accepts connections (default: $SNAPLEAGUE_BANNER)",
+    )
     parser.add_argument(
         "--child",
         action="append",
