@@ -285,9 +285,11 @@ class App:
         }
         self.log_path = var / "bin-run.log"
         self.process: subprocess.Popen[bytes] | None = None
+        self.offset = 0  # where this start's lines begin in the log
 
     def start(self, timeout: float = 300) -> None:
         self.var.mkdir(parents=True, exist_ok=True)
+        self.offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 [str(ROOT / "bin" / "run")], cwd=ROOT, env=self.env, stdout=log, stderr=log
@@ -300,8 +302,9 @@ class App:
         say(f"bin/run is up on {self.base} ({time.monotonic() - started:.1f} s)")
 
     def log_since_start(self) -> str:
-        text = self.log_path.read_text(errors="replace")
-        return text[text.rfind("Operations to perform") :] if "Operations to perform" in text else text
+        with self.log_path.open("rb") as log:
+            log.seek(self.offset)
+            return log.read().decode(errors="replace")
 
     def pids(self, name: str) -> list[int]:
         import re
@@ -531,6 +534,37 @@ def start_referees(
     return referees, stop
 
 
+class LagMonitor(threading.Thread):
+    """Reads the load stage's two versions twice a second: the longest stretch in which its
+    standings stayed behind its results (a dead worker, lost messages, the database away)."""
+
+    def __init__(self, db: Database, stage: int) -> None:
+        super().__init__(daemon=True)
+        self.db, self.stage = db, stage
+        self.stop_event = threading.Event()
+        self.behind_since: float | None = None
+        self.longest = 0.0
+        self.unreadable = 0
+
+    def run(self) -> None:
+        while not self.stop_event.is_set():
+            try:
+                results, standings = self.db.query(
+                    "SELECT results_version, standings_version FROM tournaments_stage WHERE id = ?",
+                    (self.stage,),
+                )[0]
+            except Exception:
+                self.unreadable += 1  # the database is away: still behind, as far as anyone can tell
+            else:
+                now = time.monotonic()
+                if standings < results:
+                    self.behind_since = self.behind_since or now
+                    self.longest = max(self.longest, now - self.behind_since)
+                else:
+                    self.behind_since = None
+            time.sleep(0.5)
+
+
 # --- Checks -----------------------------------------------------------------------------------------
 
 
@@ -607,6 +641,8 @@ def services_run(args: argparse.Namespace) -> dict[str, Any]:
         db = Database(services.database_url)
         tally = Tally()
         referees, stop = start_referees(app, db, stage=stage, count=args.clients, run_id=run_id, tally=tally)
+        monitor = LagMonitor(db, stage)
+        monitor.start()
         faults: list[dict[str, Any]] = []
 
         def at(second: float) -> None:
@@ -668,6 +704,7 @@ def services_run(args: argparse.Namespace) -> dict[str, Any]:
         load_ended = time.monotonic()
         say("load stopped; waiting for the standings")
         converged = wait_converged(db, load_ended)
+        monitor.stop_event.set()
         report |= {
             "load_seconds": round(load_ended - load_started, 1),
             "faults": faults,
@@ -679,6 +716,8 @@ def services_run(args: argparse.Namespace) -> dict[str, Any]:
             ),
             "results": check_results(db, run_id, tally),
             "standings_converged_after_load_s": round(converged, 1) if converged is not None else None,
+            "standings_longest_behind_s": round(monitor.longest, 1),
+            "503_at_s": [round(when - (load_started - T0), 1) for when, _ok in tally.unavailable],
             "supervisor_log": [line for line in app.log_since_start().splitlines() if "supervise:" in line],
         }
         return report
@@ -704,7 +743,7 @@ def embedded_run(args: argparse.Namespace) -> dict[str, Any]:
             referees, stop = start_referees(
                 app, db, stage=stage, count=args.clients, run_id=run_id, tally=tally
             )
-            time.sleep(args.duration / args.cycles)
+            time.sleep(args.kill_after)
             acked_before = len(tally.acked)
             app.kill_everything()
             killed = time.monotonic()
@@ -733,6 +772,7 @@ def embedded_run(args: argparse.Namespace) -> dict[str, Any]:
                 f"{len(results['acknowledged_missing'])} missing"
             )
         report["clients"] = summary(tally)
+        report["results"] = check_results(db, run_id, tally)
         return report
     finally:
         app.stop()
@@ -781,6 +821,9 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=24, help="players of the load's round robin")
     parser.add_argument("--duration", type=float, default=90, help="seconds of load")
     parser.add_argument("--cycles", type=int, default=2, help="embedded: kill -9 / restart cycles")
+    parser.add_argument(
+        "--kill-after", type=float, default=15, help="embedded: seconds of writes before each kill"
+    )
     parser.add_argument("--web", type=int, default=2, help="services: WEB_CONCURRENCY")
     parser.add_argument("--redis-down", type=float, default=5)
     parser.add_argument(
