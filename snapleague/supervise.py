@@ -122,7 +122,23 @@ class Supervisor:
         if child.log is not None:
             child.log.parent.mkdir(parents=True, exist_ok=True)
             child._log_file = child.log.open("ab")
-        child.process = subprocess.Popen(
+        try:
+            child.process = self._spawn(child)
+        except OSError as exc:  # a missing program, no memory: try again later, as for an exit
+            if child._log_file:
+                child._log_file.close()
+                child._log_file = None
+            delay = child.next_delay
+            child.next_delay = min(self.backoff_max, delay * 2)
+            child.restart_at = time.monotonic() + delay
+            self.log(f"could not start {child.name}: {exc}; trying again in {delay:.1f} s")
+            return
+        child.started_at = time.monotonic()
+        child.restart_at = None
+        self.log(f"started {child.name} (pid {child.process.pid})")
+
+    def _spawn(self, child: Child) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
             list(child.argv),
             cwd=ROOT,
             env=child.env,
@@ -133,9 +149,6 @@ class Supervisor:
             # The supervisor runs no threads, so preexec_fn is safe here.
             preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,  # noqa: PLW1509
         )
-        child.started_at = time.monotonic()
-        child.restart_at = None
-        self.log(f"started {child.name} (pid {child.process.pid})")
 
     def _kill_group(self, pgid: int, sig: signal.Signals) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -205,3 +205,14 @@ def test_the_supervisor_refuses_several_web_processes_without_redis(tmp_path: Pa
     )
     assert done.returncode == 2
     assert "WEB_CONCURRENCY=2 needs CHANNEL_LAYER_URL" in done.stderr
+
+
+def test_a_program_that_cannot_be_started_is_tried_again_and_the_rest_runs(
+    supervise: Callable[..., Run],
+) -> None:
+    run = supervise(
+        "missing=/nonexistent/program", f"a={sys.executable} -c 'import time; time.sleep(600)'", backoff=0.1
+    )
+    wait_until(lambda: run.log.count("could not start missing") >= 3, what="three attempts")
+    assert run.process.poll() is None and len(run.pids("a")) == 1
+    assert "trying again in 0.1 s" in run.log and "trying again in 0.2 s" in run.log
