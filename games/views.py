@@ -7,34 +7,43 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
-from games.engine.protocol import GameKind
-from games.engine.sixtysix.bots import BOT_NAMES
-from games.engine.sixtysix.game import deal_for, game_rules
-from games.engine.sixtysix.rules import PROFILES
+from games.engine.protocol import GameKind, engine_for
 from games.models import OnlineGame
 from games.online.series import series_game_play
-from games.online.services import deal_seed, seat_join, table_create
+from games.online.services import deal_seed, seat_join, seats_fill_with_bots, table_create
+from games.online.tables import online_for
 from snapleague.errors import ApplicationError
 
-PLAYABLE_PROFILES = [name for name, rules in PROFILES.items() if rules.match is not None]
+PLAYABLE_PROFILES = list(online_for(GameKind.SNAPSZER).variants())
+# Online Snap's game lengths (the S20 online time cap, ``max_game_seconds``), in seconds.
+SNAP_LENGTHS = (720, 300, 120, 30)
 
 
+@require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     games = OnlineGame.objects.prefetch_related("seats__user").order_by("-created_at")
     mine = (
         games.filter(seats__user_id=request.user.pk).distinct()[:20] if request.user.is_authenticated else []
     )
+    snap = online_for(GameKind.SNAP)
     return render(
         request,
         "games/lobby.html",
         {
             "profiles": PLAYABLE_PROFILES,
-            "levels": BOT_NAMES,
+            "levels": online_for(GameKind.SNAPSZER).bot_levels,
+            "snap_variants": list(snap.variants()),
+            "snap_levels": snap.bot_levels,
+            "snap_seats": range(
+                engine_for(GameKind.SNAP).seat_range()[0], engine_for(GameKind.SNAP).seat_range()[1] + 1
+            ),
+            "snap_lengths": SNAP_LENGTHS,
             "mine": mine,
             "open": games.filter(status=OnlineGame.Status.OPEN)[:20],
             "live": games.filter(status=OnlineGame.Status.PLAYING)[:20],
@@ -42,27 +51,72 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return -1  # the service refuses it with its message
+
+
 @login_required
 @require_POST
 def table_new(request: HttpRequest) -> HttpResponse:
-    profile = request.POST.get("profile", "snapszer")
+    """A casual table of either game: its rules (a variant the game's online play offers), its
+    seats, and bots of a level in every other seat, or seats left open for people to join."""
+    kind = request.POST.get("game", GameKind.SNAPSZER)
     opponent = request.POST.get("opponent", "bot")
-    level = request.POST.get("level", "casual")
     try:
+        online = online_for(kind)
+    except ValueError:
+        messages.error(request, str(_("There is no such game.")))
+        return redirect("games:lobby")
+    variants = online.variants()
+    variant = request.POST.get("profile") or next(iter(variants))
+    level = request.POST.get("level", online.default_level)
+    low, _high = engine_for(kind).seat_range()
+    seats = _int(request.POST.get("seats"), low) if kind == GameKind.SNAP else low
+    try:
+        if variant not in variants:
+            raise ApplicationError(code="unknown_variant", message=_("There are no such rules."))
+        options = dict(variants[variant])
+        length = request.POST.get("length")
+        if length:
+            options["max_game_seconds"] = _int(length, 0)
         game = table_create(
             user=request.user,
-            kind=GameKind.SNAPSZER,
-            options={"profile": profile},
-            seats=2,
-            bots=[level] if opponent == "bot" else [],
+            kind=kind,
+            options=options,
+            seats=seats,
+            bots=[level] * (seats - 1) if opponent == "bot" else [],
         )
     except ApplicationError as error:
         messages.error(request, str(error.message))
+        for problems in (error.fields or {}).values():
+            for problem in problems if isinstance(problems, list) else [problems]:
+                messages.error(request, str(problem))
         return redirect("games:lobby")
     return redirect("games:table", game.pk)
 
 
 @login_required
+@require_POST
+def fill_with_bots(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The table's creator fills its empty seats with bots of a level, which starts the game."""
+    game = get_object_or_404(OnlineGame, pk=game_id)
+    if game.created_by_id != request.user.pk:
+        messages.error(request, str(_("Only the player who opened this table can fill it with bots.")))
+        return redirect("games:table", game.pk)
+    try:
+        seats_fill_with_bots(
+            game_id=game.pk, level=request.POST.get("level", online_for(game.kind).default_level)
+        )
+    except ApplicationError as error:
+        messages.error(request, str(error.message))
+    return redirect("games:table", game.pk)
+
+
+@login_required
+@require_GET  # the invitation is a link
 def join(request: HttpRequest, token: str) -> HttpResponse:
     try:
         seat = seat_join(user=request.user, token=token)
@@ -86,11 +140,12 @@ def series_play(request: HttpRequest, series_id: int) -> HttpResponse:
 
 def _names(game: OnlineGame) -> list[str]:
     return [
-        s.user.username if s.user else (f"bot ({s.bot_level})" if s.bot_level else "—")
+        s.user.username if s.user else (f"bot {s.number} ({s.bot_level})" if s.bot_level else "—")
         for s in game.seats.all()
     ]
 
 
+@require_GET
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(OnlineGame.objects.prefetch_related("seats__user"), pk=game_id)
     seat = next(
@@ -108,26 +163,31 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     return render(
         request,
-        "games/table.html",
-        {"game": game, "seat": seat, "names": _names(game), "invite": invite},
+        f"games/table_{game.kind}.html",
+        {
+            "game": game,
+            "seat": seat,
+            "names": _names(game),
+            "invite": invite,
+            "levels": online_for(game.kind).bot_levels,
+            "empty_seats": sum(1 for s in game.seats.all() if s.is_empty),
+            "may_fill": game.status == OnlineGame.Status.OPEN and game.created_by_id == request.user.pk,
+        },
     )
 
 
+@require_GET
 def verify(request: HttpRequest, game_id: int) -> HttpResponse:
     """Recompute the deal from the revealed seeds (docs/online.md, "Fair dealing")."""
     game = get_object_or_404(OnlineGame, pk=game_id)
-    if game.kind != GameKind.SNAPSZER:
-        raise Http404
     context: dict[str, Any] = {"game": game, "seats": list(game.seats.all())}
     if game.server_seed:
         server = bytes.fromhex(game.server_seed)
         seed = deal_seed(server, [bytes.fromhex(s.client_seed) for s in context["seats"]])
-        _profile, rules = game_rules(game.options)
-        hands = len((game.result or {}).get("hands", [])) or 1
         context.update(
             commitment_ok=hashlib.sha256(server).hexdigest() == game.server_seed_hash,
             deal_seed=seed.hex(),
             seed_ok=(game.setup or {}).get("seed") == seed.hex(),
-            deals=[(n, [c.name for c in deal_for(rules, seed, n)]) for n in range(1, hands + 1)],
+            deals=online_for(game.kind).deck_orders(game, seed),
         )
     return render(request, "games/verify.html", context)

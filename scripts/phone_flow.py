@@ -108,7 +108,7 @@ def main() -> None:
         version_requests: list[str] = []
         watch.on("request", lambda r: "/version/" in r.url and version_requests.append(r.url))
         watch.goto(base + str(standings_url))
-        watch.wait_for_function("window.snapLive && snapLive.subscribed().length > 0")
+        watch.wait_for_function("() => window.snapLive && snapLive.subscribed().length > 0")
         watch.evaluate(WATCH_CHANGES)
         first = watch.locator("#standings").get_attribute("data-version")
 
@@ -139,7 +139,9 @@ def main() -> None:
             if args.taps == 1:
                 print("referee sees:", page.locator(".msg").first.inner_text())
             expected = f"{results + 1}.{results + 1}"
-            watch.wait_for_function(f"window.changes.some((c) => c.version === '{expected}')", polling=50)
+            watch.wait_for_function(
+                f"() => window.changes.some((c) => c.version === '{expected}')", polling=50
+            )
             changed_at = watch.evaluate(f"window.changes.find((c) => c.version === '{expected}').at")
             latencies.append((changed_at - tapped_at) / 1000)
             recorded_to_table.append(max(0.0, changed_at - recorded) / 1000)

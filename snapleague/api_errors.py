@@ -66,7 +66,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return unavailable_response()
     if isinstance(exc, ApplicationError):
         fields = {name: [str(m) for m in messages] for name, messages in exc.fields.items()}
-        return Response(error_body(exc.code, str(exc.message), fields, exc.extra), status=exc.status)
+        response = Response(error_body(exc.code, str(exc.message), fields, exc.extra), status=exc.status)
+        if exc.status == status.HTTP_429_TOO_MANY_REQUESTS and "retry_after_s" in exc.extra:
+            response["Retry-After"] = str(exc.extra["retry_after_s"])
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

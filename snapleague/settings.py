@@ -9,9 +9,11 @@ channel layer; nothing else changes between the two (docs/architecture.md).
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -43,6 +45,31 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = get_list_from_env("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = get_list_from_env("CSRF_TRUSTED_ORIGINS", [])
 
+# --- HTTPS (docs/security.md) --------------------------------------------------------------------
+# Off by default: bin/run and the tests serve plain http on 127.0.0.1. A club server behind a TLS
+# proxy sets TLS_PROXY=1 (the proxy terminates TLS and says so in X-Forwarded-Proto, and adds the
+# client's address to X-Forwarded-For); HTTPS=1 alone is for a server that terminates TLS itself.
+TLS_PROXY = get_bool_from_env("TLS_PROXY", False)
+HTTPS = get_bool_from_env("HTTPS", TLS_PROXY)
+# Trust X-Forwarded-Proto / X-Forwarded-For only from a proxy that sets them: a client can send any.
+TRUST_PROXY_HEADERS = TLS_PROXY
+if TLS_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if HTTPS:
+    SECURE_SSL_REDIRECT = get_bool_from_env("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = get_bool_from_env("HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = get_bool_from_env("HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    # "__Host-": the browser keeps the cookie only if it is Secure, for "/" and for this host alone
+    # (no Domain), so a sibling subdomain cannot plant or override it.
+    SESSION_COOKIE_NAME = "__Host-sessionid"
+    CSRF_COOKIE_NAME = "__Host-csrftoken"
+    LANGUAGE_COOKIE_SECURE = True
+# /healthz is for the proxy or the process supervisor on plain http inside the machine.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -56,6 +83,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "channels",
+    "axes",
     "snapleague",
     "games",
     "tournaments",
@@ -63,15 +91,20 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before anything reads the body (the CSRF check reads forms in process_view, after this).
+    "snapleague.request_size.RequestSizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Before ApplicationErrorMiddleware (sync only), so axes runs on its synchronous path.
+    "axes.middleware.AxesMiddleware",
     "snapleague.middleware.ApplicationErrorMiddleware",
 ]
 
@@ -89,10 +122,36 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
 ]
+
+# --- Content-Security-Policy (Django's own; docs/security.md) -------------------------------------
+# Our pages load scripts and styles from our own origin only: no inline scripts, event handlers,
+# javascript: URLs, inline styles or eval (htmx runs with allowEval and its indicator styles off,
+# templates/base.html). Inline <script>/<style> that must stay (the admin's, the API docs') carry
+# the request's nonce. The API docs get a wider policy of their own (snapleague/urls.py).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],  # 'self' covers the same host's ws:// and wss:// (CSP level 3)
+    "font-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+API_DOCS_CSP = {
+    **SECURE_CSP,
+    # Swagger UI and Redoc style themselves at run time (React, styled-components) and Redoc
+    # searches in a worker made from a blob.
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "worker-src": [CSP.SELF, "blob:"],
+}
 
 # --- Database -----------------------------------------------------------------------------------
 SQLITE_PATH = VAR_DIR / "snapleague.sqlite3"
@@ -131,7 +190,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    # Refuses any log-in (page or API) during a cool-off before the password is even checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
+# Request bodies over this many bytes get 413 (snapleague/request_size.py); Django's default.
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("REQUEST_BODY_MAX_BYTES", str(2_621_440)))
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
@@ -141,6 +207,22 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Budapest")
 USE_I18N = True
 USE_TZ = True
+
+# --- Clubs (tournaments/services.py) -------------------------------------------------------------
+CLUB_CREATE_PER_HOUR = int(os.environ.get("CLUB_CREATE_PER_HOUR", "3"))  # per account
+ORGANISER_INVITATION_DAYS = float(os.environ.get("ORGANISER_INVITATION_DAYS", "7"))
+
+# --- Login throttling (django-axes; snapleague/login_throttle.py, docs/security.md) -------------
+# Per account and per client address, each on its own; a cool-off, never a permanent lock.
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "snapleague.login_throttle.client_ip"
+AXES_LOCKOUT_CALLABLE = "snapleague.login_throttle.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False
 
 # --- Static files -------------------------------------------------------------------------------
 STATIC_URL = "static/"
@@ -163,7 +245,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "snapleague.login_throttle.ThrottledBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

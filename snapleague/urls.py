@@ -1,8 +1,12 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from snapleague import views
+
+handler400 = "snapleague.request_size.bad_request"
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,6 +17,14 @@ urlpatterns = [
     path("", include("tournaments.page_urls")),
     path("api/", include("tournaments.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path(
+        "api/docs/",
+        csp_override(settings.API_DOCS_CSP)(SpectacularSwaggerView.as_view(url_name="schema")),
+        name="api-docs",
+    ),
+    path(
+        "api/redoc/",
+        csp_override(settings.API_DOCS_CSP)(SpectacularRedocView.as_view(url_name="schema")),
+        name="api-redoc",
+    ),
 ]

@@ -204,3 +204,27 @@ def one_connection_for_all_threads(transactional_db: None) -> Iterator[None]:
     finally:
         connections._connections = own
         shared.dec_thread_sharing()
+
+
+def play_open_series(
+    stage_id: int, user: Account, winner: Callable[[Series, list[Player]], Player] | None = None
+) -> int:
+    """Play every open two-seat series of the stage to its end (services, tasks run eagerly):
+    ``winner`` (default: the player whose name sorts first) wins the games still to play. Returns
+    how many series were played."""
+    played = 0
+    for series in Series.objects.filter(stage_id=stage_id, walkover=False).exclude(
+        status=Series.Status.DECIDED
+    ):
+        seated = sorted((s.player for s in series.seats.select_related("player")), key=lambda p: p.name)
+        best = winner(series, seated) if winner else seated[0]
+        other = next(p for p in seated if p != best)
+        number = series.games.count()
+        while series.status != Series.Status.DECIDED:
+            number += 1
+            record_result(
+                user=user, series_id=series.pk, game_number=number, result=snapszer_win(best, other)
+            )
+            series.refresh_from_db()
+        played += 1
+    return played

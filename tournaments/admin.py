@@ -16,6 +16,7 @@ from django.http import HttpRequest
 
 from tournaments.access import clubs_organised
 from tournaments.models import (
+    AuditEntry,
     Club,
     Entry,
     GameResult,
@@ -192,3 +193,22 @@ class StandingRowAdmin(OrganiserScopedAdmin):
     list_display = ["stage", "group", "position", "rank", "player", "separated_by"]
     list_filter = ["stage__tournament", "group"]
     list_select_related = ["stage__tournament", "player"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """Read-only: the log is written by the services (tournaments/audit.py), never by hand."""
+
+    list_display = ("created_at", "action", "user", "username", "tournament", "stage", "series")
+    list_filter = ("action",)
+    search_fields = ("username", "user__username", "tournament__name")
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -215,7 +216,9 @@ class ResultCreateApi(APIView):
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
     )
     def post(self, request: Request, series_id: int) -> Response:
-        # The result is read against the game it is for, before anything is locked or stored.
+        # Who may record is decided before the body is read (a refusal does not depend on it); the
+        # result is read against the game it is for, before anything is locked or stored.
+        selectors.series_record_get(user=request.user, series_id=series_id)
         target = result_target_get(
             user=request.user, series_id=series_id, game_number=_game_number(request.data)
         )
@@ -340,13 +343,74 @@ class ClubOutputSerializer(serializers.ModelSerializer[Club]):
 
 
 class ClubListApi(ListAPIView[Club]):
-    """Clubs (anyone may read; clubs are created in the admin)."""
+    """Clubs (anyone may read). A signed-in user creates one with POST and becomes its organiser;
+    a few an hour per account (429 with ``extra.retry_after_s`` beyond)."""
 
     serializer_class = ClubOutputSerializer
     filterset_fields = {"slug": ["exact"], "name": ["icontains"]}
 
+    class InputSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=120)
+
+        class Meta:
+            ref_name = "ClubCreateInput"
+
     def get_queryset(self) -> QuerySet[Club]:
         return Club.objects.order_by("name")
+
+    @extend_schema(request=InputSerializer, responses={201: ClubOutputSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        club = services.club_create(user=request.user, name=serializer.validated_data["name"])
+        return Response(ClubOutputSerializer(club).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationOutputSerializer(serializers.Serializer[Any]):
+    club = serializers.IntegerField()
+    token = serializers.CharField()
+    url = serializers.CharField(help_text="The page that accepts it (sign in first).")
+    expires_at = serializers.DateTimeField()
+
+
+class ClubInvitationCreateApi(APIView):
+    """An organiser invites someone to organise the club too: a link, valid once, for a week."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: InvitationOutputSerializer})
+    def post(self, request: Request, club_id: int) -> Response:
+        club = selectors.club_get_by_id(club_id=club_id)
+        invitation, token = services.organiser_invitation_create(user=request.user, club=club)
+        body = {
+            "club": club.pk,
+            "token": token,
+            "url": request.build_absolute_uri(reverse("tournaments:invitation", args=[token])),
+            "expires_at": invitation.expires_at,
+        }
+        return Response(InvitationOutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationAcceptApi(APIView):
+    """The signed-in user accepts an invitation (its token) and becomes an organiser of its club.
+    A bad token is a 400, an expired one 410, a used one 409."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer[Any]):
+        token = serializers.CharField(max_length=500)
+
+        class Meta:
+            ref_name = "InvitationAcceptInput"
+
+    @extend_schema(request=InputSerializer, responses={200: ClubOutputSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        club = services.organiser_invitation_accept(
+            user=request.user, token=serializer.validated_data["token"]
+        )
+        return Response(ClubOutputSerializer(club).data)
 
 
 class ClubDetailApi(RetrieveAPIView[Club]):
@@ -376,6 +440,18 @@ class PlayerListCreateApi(ListAPIView[Player]):
 
     def get_queryset(self) -> QuerySet[Player]:
         return Player.objects.order_by("club_id", "name")
+
+    def filter_queryset(self, queryset: QuerySet[Player]) -> QuerySet[Player]:
+        queryset = super().filter_queryset(queryset)  # a tournament id that is no number: 400
+        # A draft's entrants are the draft's: filtering on a tournament the user may not see finds
+        # nobody, as if it did not exist.
+        tournament = self.request.query_params.get("entries__tournament")
+        if (
+            tournament
+            and not selectors.tournaments_visible(user=self.request.user).filter(pk=tournament).exists()
+        ):
+            return queryset.none()
+        return queryset
 
     @extend_schema(request=InputSerializer, responses={201: PlayerOutputSerializer})
     def post(self, request: Request) -> Response:
@@ -467,9 +543,10 @@ class TournamentPlayersAddApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: TournamentOutputSerializer})
     def post(self, request: Request, tournament_id: int) -> Response:
+        # Who may is decided before the body is read (a refusal does not depend on it).
+        tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
         players = selectors.players_by_ids(player_ids=serializer.validated_data["players"])
         services.tournament_players_add(user=request.user, tournament=tournament, players=players)
         return Response(TournamentOutputSerializer(tournament).data)
@@ -707,9 +784,9 @@ class StageRoundsPublishApi(APIView):
         },
     )
     def post(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        stage = stage_get(user=request.user, stage_id=stage_id)
         rounds = stages.stage_round_publish(
             user=request.user, stage_id=stage.pk, round_number=serializer.validated_data["round"]
         )
@@ -784,10 +861,10 @@ class StageWithdrawalsApi(APIView):
         },
     )
     def post(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        stage = stage_get(user=request.user, stage_id=stage_id)
         withdrawal = stages.stage_withdraw(
             user=request.user,
             stage_id=stage.pk,
@@ -827,9 +904,9 @@ class SeriesForfeitApi(APIView):
         },
     )
     def post(self, request: Request, series_id: int) -> Response:
+        series = selectors.series_manage_get(user=request.user, series_id=series_id)  # before the body
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        series = selectors.series_get(user=request.user, series_id=series_id)
         stages.series_forfeit(
             user=request.user,
             series_id=series.pk,

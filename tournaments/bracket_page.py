@@ -18,13 +18,14 @@ from tournaments.models import Series, SeriesPhase
 from tournaments.selectors import StagePage
 
 
-def _section_of(series: Series) -> tuple[int, str]:
-    """(order, title) of the section a series is drawn in."""
+def _section_of(series: Series, *, has_losers: bool) -> tuple[int, str]:
+    """(order, title) of the section a series is drawn in (``has_losers``: the stage has a losers'
+    bracket, so the main one is the winners')."""
     phase = series.phase
     if series.group:
         return (0, _("Group %(g)s") % {"g": series.group})
     if phase in (SeriesPhase.WINNERS, SeriesPhase.ROUND_ROBIN, SeriesPhase.SWISS):
-        return (1, _("Winners' bracket") if series.stage.format == "double_elimination" else _("Bracket"))
+        return (1, _("Winners' bracket") if has_losers else _("Bracket"))
     if phase == SeriesPhase.LOSERS:
         return (2, _("Losers' bracket"))
     if phase in (
@@ -98,8 +99,9 @@ def stage_drawing(page: StagePage) -> Drawing | None:
     slots = {s.pk: {slot.place: slot.to_key for slot in s.slots.all()} for s in series_all}
     sections: dict[tuple[int, str], dict[tuple[str, int], list[Box]]] = {}
     last_winners = max((s.phase_round for s in series_all if s.phase == SeriesPhase.WINNERS), default=0)
+    has_losers = any(s.phase == SeriesPhase.LOSERS for s in series_all)
     for series in series_all:
-        section = _section_of(series)
+        section = _section_of(series, has_losers=has_losers)
         column = (series.phase, series.phase_round)
         places = slots[series.pk]
         status = "walkover" if series.walkover else str(series.status).replace("decided", "decided")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.sixtysix import PROFILES as SIXTY_SIX_PROFILES
@@ -103,6 +104,14 @@ class PlayersAddForm(forms.Form):
     def service_kwargs(self) -> dict[str, Any]:
         names = [line.strip() for line in self.cleaned_data["new_names"].splitlines() if line.strip()]
         return {"players": list(self.cleaned_data["players"]), "new_names": names}
+
+
+class ClubCreateForm(forms.Form):
+    name = forms.CharField(
+        label=_("Club name"),
+        max_length=120,
+        help_text=_("Its address is made from the name; you become its organiser."),
+    )
 
 
 class RefereeAddForm(forms.Form):
@@ -210,13 +219,16 @@ class StageCreateForm(forms.Form):
             self.fields["seeded_from"].queryset = tournament.stages.all()
         takers: dict[str, list[str]] = {}
         specs: dict[str, OptionSpec] = {}
+        defaults: dict[str, list[str]] = {}
         for key in playable:
             for name, spec in FORMATS[key].option_specs(self.game).items():
                 takers.setdefault(name, []).append(str(key))
                 specs.setdefault(name, spec)
+                if isinstance(spec, Whole) and spec.default is not None:
+                    defaults.setdefault(name, []).append(f"{spec.default} ({labels[str(key)]})")
         self.option_names = list(specs)
         for name, spec in specs.items():
-            self.fields[name] = _option_field(name, spec, takers[name])
+            self.fields[name] = _option_field(name, spec, takers[name], defaults.get(name, []))
         # The tiebreak list, in order (empty: the format's own list; the service checks that each
         # one applies to the chosen format).
         labels_of = {str(t): f"{TIEBREAK_LABELS[str(t)][1]}" for t in Tiebreak}
@@ -257,17 +269,22 @@ def _playable(key: FormatKey, game: GameKind) -> bool:
     return True
 
 
-def _option_field(name: str, spec: OptionSpec, formats: list[str]) -> forms.Field:
+def _option_field(name: str, spec: OptionSpec, formats: list[str], defaults: list[str]) -> forms.Field:
     label, help_text = OPTION_TEXT.get(name, (name, ""))
     attrs = {"data-formats": " ".join(formats)}
     if isinstance(spec, Whole):
+        # Formats differ in this option's default: the field starts empty (the chosen format's
+        # default) and says each format's default.
+        if defaults:
+            help_text = format_lazy(
+                "{} {}", help_text, _("Empty: %(defaults)s.") % {"defaults": ", ".join(defaults)}
+            )
         return forms.IntegerField(
             label=label,
             help_text=help_text,
             required=False,
             min_value=spec.minimum,
             max_value=spec.maximum,
-            initial=spec.default,
             widget=forms.NumberInput(attrs=attrs),
         )
     if isinstance(spec, YesNo):

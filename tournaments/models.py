@@ -69,6 +69,16 @@ class Club(models.Model):
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True, verbose_name=_("organisers")
     )
+    # Who created it through the site (null: the admin, the demo data before this field, a deleted
+    # account). Also what the hourly limit on new clubs counts (services.club_create).
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_clubs",
+        verbose_name=_("created by"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -76,6 +86,30 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class OrganiserInvitation(models.Model):
+    """A link an organiser sends so that someone becomes an organiser of the club too.
+
+    The link carries a token signed with ``SECRET_KEY`` that names this row; the row says whether
+    it has expired or been used (once), so neither can be forged or replayed."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.club} #{self.pk}"
 
 
 class Player(models.Model):
@@ -471,3 +505,46 @@ class StandingRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stage} #{self.position}: {self.player}"
+
+
+class AuditEntry(models.Model):
+    """Who did what, when, to which tournament's data: result writes and corrections, voids,
+    pairings published, withdrawals, no-shows, stage changes, and sign-ins. Append-only; written in
+    the same transaction as the change it records (``tournaments/audit.py``)."""
+
+    class Action(models.TextChoices):
+        RESULT_RECORDED = "result_recorded", _("Result recorded")
+        RESULT_CORRECTED = "result_corrected", _("Result corrected")
+        GAME_VOIDED = "game_voided", _("Game voided")
+        ROUND_PUBLISHED = "round_published", _("Round published")
+        WITHDRAWAL = "withdrawal", _("Player withdrawn")
+        FORFEIT = "forfeit", _("No-show recorded")
+        STAGE_ONLINE = "stage_online", _("Stage played online or at the tables")
+        SIGNED_IN = "signed_in", _("Signed in")
+        SIGN_IN_FAILED = "sign_in_failed", _("Sign-in failed")
+
+    action = models.CharField(max_length=24, choices=Action.choices)
+    # None: the system (the stage task, an online game's end) or someone not signed in.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    username = models.CharField(max_length=150, blank=True)  # as typed, for a failed sign-in
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="audit_entries"
+    )
+    stage = models.ForeignKey(Stage, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    series = models.ForeignKey(Series, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # The version of what changed before and after (a game's result version; a stage's results
+    # version for a publish or a withdrawal).
+    before_version = models.PositiveIntegerField(null=True, blank=True)
+    after_version = models.PositiveIntegerField(null=True, blank=True)
+    # What a person reads next to the action: the game, the round, the players, the reason.
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name_plural = _("audit entries")
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M:%S} {self.action} by {self.user or self.username or '—'}"

@@ -4,12 +4,16 @@ from tournaments import views
 
 app_name = "tournaments"
 urlpatterns = [
+    path("clubs/new/", views.club_create, name="club-create"),
     path("clubs/<slug:slug>/", views.club_detail, name="club"),
+    path("clubs/<slug:slug>/invitations/", views.club_invitation_create, name="club-invitation"),
+    path("invitations/<str:token>/", views.invitation_accept, name="invitation"),
     path("clubs/<slug:slug>/tournaments/new/", views.tournament_create, name="tournament-create"),
     path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament"),
     path("tournaments/<int:tournament_id>/players/", views.tournament_players_add, name="players-add"),
     path("tournaments/<int:tournament_id>/referees/", views.tournament_referee_add, name="referee-add"),
     path("tournaments/<int:tournament_id>/stages/new/", views.stage_create, name="stage-create"),
+    path("tournaments/<int:tournament_id>/audit/", views.tournament_audit, name="audit"),
     path("stages/<int:stage_id>/", views.stage_detail, name="stage"),
     path("stages/<int:stage_id>/body/", views.stage_fragment, name="stage-body"),
     path("stages/<int:stage_id>/preview/", views.stage_preview, name="stage-preview"),

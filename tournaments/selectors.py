@@ -558,6 +558,49 @@ def series_record_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
     return page
 
 
+# --- What an organiser's form is posted to -----------------------------------------------------------
+# A form of the organisers is refused by who posts it, before its body is read: someone who may not
+# manage the tournament is told 403 (404 for a draft they may not see) whatever they send, never
+# their form's errors (tests/test_permission_matrix.py holds every route to it).
+
+
+def club_manage_page_get(*, user: AnyUser, slug: str) -> ClubPage:
+    """The club page for its "new tournament" form. Raises NotFound, PermissionDenied."""
+    page = club_page_get(user=user, slug=slug)
+    require_organiser(user, page.club)
+    return page
+
+
+def tournament_manage_get(*, user: AnyUser, tournament_id: int) -> Tournament:
+    """A tournament its club's organisers set up. Raises NotFound (also for a draft ``user`` may
+    not see), PermissionDenied."""
+    tournament = tournament_get(user=user, tournament_id=tournament_id)
+    require_organiser(user, tournament.club)
+    return tournament
+
+
+def series_manage_get(*, user: AnyUser, series_id: int) -> Series:
+    """A series its club's organisers manage (a no-show). Raises NotFound, PermissionDenied."""
+    series = series_get(user=user, series_id=series_id)
+    require_organiser(user, series.stage.tournament.club)
+    return series
+
+
+def series_record_get(*, user: AnyUser, series_id: int) -> Series:
+    """A series ``user`` may record results of (its referees, its club's organisers). Raises
+    NotFound, PermissionDenied."""
+    series = series_get(user=user, series_id=series_id)
+    require_recorder(user, series.stage.tournament)
+    return series
+
+
+def series_manage_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
+    """The series page for an organiser's form (a no-show). Raises NotFound, PermissionDenied."""
+    page = series_page_get(user=user, series_id=series_id)
+    require_organiser(user, page.tournament.club)
+    return page
+
+
 def game_correction_get(*, user: AnyUser, series_id: int, game_number: int) -> tuple[SeriesPage, GameLine]:
     """The series page and the game an organiser corrects. Raises PermissionDenied, NotFound."""
     page = series_page_get(user=user, series_id=series_id)
@@ -624,6 +667,21 @@ def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
         players=players,
         scores=series_scores(stage=stage, series=series_all),
     )
+
+
+def stage_manage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
+    """The stage page for an organiser's form (a withdrawal). Raises NotFound, PermissionDenied."""
+    page = stage_page_get(user=user, stage_id=stage_id)
+    require_organiser(user, page.tournament.club)
+    return page
+
+
+def stage_manage_get(*, user: AnyUser, stage_id: int) -> Stage:
+    """A stage its club's organisers manage. Raises NotFound (also for a draft's stage ``user``
+    may not see), PermissionDenied."""
+    stage = stage_get(user=user, stage_id=stage_id)
+    require_organiser(user, stage.tournament.club)
+    return stage
 
 
 def stage_round_page_get(*, user: AnyUser, stage_id: int, number: int) -> tuple[StagePage, RoundLine]:
@@ -727,3 +785,28 @@ def stage_withdrawals_list(*, stage: Stage) -> QuerySet[Withdrawal]:
         .select_related("player", "recorded_by")
         .order_by("from_round", "player__name")
     )
+
+
+AUDIT_PAGE_SIZE = 200
+
+
+@dataclass(frozen=True)
+class AuditPage:
+    tournament: Tournament
+    entries: list[Any]
+    more: bool
+
+
+def tournament_audit_get(*, user: AnyUser, tournament_id: int) -> AuditPage:
+    """The newest audit entries of a tournament (organisers of its club only). Raises NotFound,
+    PermissionDenied."""
+    from tournaments.models import AuditEntry
+
+    tournament = tournament_get(user=user, tournament_id=tournament_id)
+    require_organiser(user, tournament.club)
+    entries = list(
+        AuditEntry.objects.filter(tournament=tournament)
+        .select_related("user", "stage", "series__round")
+        .order_by("-created_at", "-pk")[: AUDIT_PAGE_SIZE + 1]
+    )
+    return AuditPage(tournament, entries[:AUDIT_PAGE_SIZE], len(entries) > AUDIT_PAGE_SIZE)

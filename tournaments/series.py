@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
 from games.engine.protocol import GameKind  # a Snapszer series game is one match (X32)
 from tournaments.problems import TournamentErrorCode, checked_extra
@@ -629,6 +629,17 @@ def _per_seat_counts_ok(
     return True
 
 
+_STATUS_FIELDS: Final[tuple[str, ...]] = tuple(f.name for f in fields(SeriesStatus))
+
+
+def _with(status: SeriesStatus, **changes: Any) -> SeriesStatus:
+    """``dataclasses.replace`` for the fold's one class, without its per-call field introspection
+    (the fold runs once per game of every series when standings are recomputed)."""
+    values = {name: getattr(status, name) for name in _STATUS_FIELDS}
+    values.update(changes)
+    return SeriesStatus(**values)
+
+
 def _add(totals: tuple[int, ...], values: tuple[int | None, ...] | None) -> tuple[int, ...]:
     if values is None:
         return totals
@@ -639,7 +650,7 @@ def _advance(status: SeriesStatus, outcome: GameOutcome, seed: str | None) -> Se
     """Apply an outcome that :func:`check_outcome` accepted."""
     common = status
     if outcome.wrong_calls is not None or outcome.game_points is not None:  # skip a copy otherwise
-        common = replace(
+        common = _with(
             status,
             wrong_calls=_add(status.wrong_calls, outcome.wrong_calls),
             wrong_calls_recorded=status.wrong_calls_recorded or outcome.wrong_calls is not None,
@@ -650,7 +661,7 @@ def _advance(status: SeriesStatus, outcome: GameOutcome, seed: str | None) -> Se
         return _advance_sudden_death(common, outcome, seed)
     winner = outcome.winner
     wins = tuple(w + (1 if seat == winner else 0) for seat, w in enumerate(status.wins))
-    after = replace(
+    after = _with(
         common,
         normal_games=status.normal_games + 1,
         wins=wins,
@@ -667,7 +678,7 @@ def _advance(status: SeriesStatus, outcome: GameOutcome, seed: str | None) -> Se
     if len(leaders) == 1:
         return _decide(after, DecidedBy.WINS, leaders[0])
     # S40/S41: the leaders are level; only they play sudden death (S42).
-    return replace(after, due=Due.SUDDEN_DEATH, due_seats=leaders)
+    return _with(after, due=Due.SUDDEN_DEATH, due_seats=leaders)
 
 
 def _advance_sudden_death(status: SeriesStatus, outcome: GameOutcome, seed: str | None) -> SeriesStatus:
@@ -680,7 +691,7 @@ def _advance_sudden_death(status: SeriesStatus, outcome: GameOutcome, seed: str 
     winner = outcome.winner
     if winner is not None:
         sd_wins[winner] += 1
-    after = replace(
+    after = _with(
         status,
         sudden_death_games=status.sudden_death_games + 1,
         sudden_death_keys=tuple(keys),
@@ -690,18 +701,18 @@ def _advance_sudden_death(status: SeriesStatus, outcome: GameOutcome, seed: str 
         return _decide(after, DecidedBy.SUDDEN_DEATH, winner)
     drawn = outcome.winners  # S42: a drawn sudden-death game; the seats that shared first go on
     if status.replays_left > 0:
-        return replace(
+        return _with(
             after, due=Due.SUDDEN_DEATH_REPLAY, due_seats=drawn, replays_left=status.replays_left - 1
         )
     # S42: replays spent; fewer wrong calls in the series decides, then the coin flip.
     fewest = min(after.wrong_calls[s] for s in drawn)
     for seat in drawn:
         keys[seat] = (*keys[seat], after.wrong_calls[seat])
-    after = replace(after, sudden_death_keys=tuple(keys))
+    after = _with(after, sudden_death_keys=tuple(keys))
     level = tuple(s for s in drawn if after.wrong_calls[s] == fewest)
     if len(level) == 1:
         return _decide(after, DecidedBy.WRONG_CALLS, level[0])
-    pending = replace(after, due=Due.COIN_FLIP, due_seats=level)
+    pending = _with(after, due=Due.COIN_FLIP, due_seats=level)
     return _flip(pending, seed) if seed is not None else pending
 
 
@@ -710,7 +721,7 @@ def _flip(status: SeriesStatus, seed: str) -> SeriesStatus:
     keys = list(status.sudden_death_keys)
     for seat in status.due_seats:
         keys[seat] = (*keys[seat], 0 if seat == winner else 1)
-    return _decide(replace(status, sudden_death_keys=tuple(keys)), DecidedBy.COIN_FLIP, winner)
+    return _decide(_with(status, sudden_death_keys=tuple(keys)), DecidedBy.COIN_FLIP, winner)
 
 
 def _decide(status: SeriesStatus, by: DecidedBy, winner: int) -> SeriesStatus:
@@ -720,4 +731,4 @@ def _decide(status: SeriesStatus, by: DecidedBy, winner: int) -> SeriesStatus:
         for seat in range(status.seat_count)
     ]
     placings = tuple(1 + sum(1 for other in keys if other < key) for key in keys)
-    return replace(status, due=Due.NOTHING, due_seats=(), decided_by=by, winner=winner, placings=placings)
+    return _with(status, due=Due.NOTHING, due_seats=(), decided_by=by, winner=winner, placings=placings)

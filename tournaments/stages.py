@@ -38,6 +38,7 @@ from snapleague.errors import ApplicationError, Conflict
 from snapleague.users import AnyUser
 from tournaments import outcomes
 from tournaments.access import require_organiser
+from tournaments.audit import audit
 from tournaments.engine_messages import problem_messages
 from tournaments.formats.base import (
     Format,
@@ -52,6 +53,7 @@ from tournaments.formats.base import (
 )
 from tournaments.formats.registry import format_for
 from tournaments.models import (
+    AuditEntry,
     BracketSlot,
     Entry,
     Forfeit,
@@ -333,7 +335,7 @@ def stage_round_publish(*, user: AnyUser, stage_id: int, round_number: int | Non
         raise format_refusal(exc, state, status=409 if str(exc.code) in _CONFLICTS else 400) from None
     if not due:
         raise Conflict(code="nothing_due", message=_("No round is due now."))
-    return _publish(stage, state, due)
+    return _publish(stage, state, due, user=user)
 
 
 # Refusals because of where the stage stands (409); the rest are the request's or the options' (400).
@@ -342,9 +344,12 @@ _CONFLICTS = frozenset(
 )
 
 
-def _publish(stage: Stage, state: StageState, due: Sequence[PlannedRound]) -> list[Round]:
+def _publish(
+    stage: Stage, state: StageState, due: Sequence[PlannedRound], *, user: AnyUser | None = None
+) -> list[Round]:
     """Store ``due`` (under the stage lock): rounds with their plan, series, seats and bracket
-    slots; walkovers decided at once. The first publish fixes the entrants and starts the stage."""
+    slots; walkovers decided at once. The first publish fixes the entrants and starts the stage.
+    ``user``: the organiser who published, None for the stage task."""
     now = timezone.now()
     tournament = stage.tournament
     inputs = {key: list(result.placings) for key, result in sorted(state.results.items())}
@@ -366,6 +371,16 @@ def _publish(stage: Stage, state: StageState, due: Sequence[PlannedRound]) -> li
     # A new round changes the pages that follow the stage (and the standings' open series).
     Stage.objects.filter(pk=stage.pk).update(results_version=stage.results_version + 1)
     stage.results_version += 1
+    audit(
+        AuditEntry.Action.ROUND_PUBLISHED,
+        user=user,
+        tournament=stage.tournament_id,
+        stage=stage,
+        before=stage.results_version - 1,
+        after=stage.results_version,
+        rounds=[r.number for r in due],
+        series=sum(len(r.series) for r in due),
+    )
     update = ["status"]
     if not stage.entrants:
         stage.entrants = list(state.entrants)
@@ -591,6 +606,15 @@ def stage_withdraw(
         reason=reason.strip(),
         recorded_by=user if user.is_authenticated else None,
     )
+    audit(
+        AuditEntry.Action.WITHDRAWAL,
+        user=user,
+        tournament=stage.tournament_id,
+        stage=stage,
+        player=withdrawal.player.name,
+        from_round=from_round,
+        reason=withdrawal.reason,
+    )
     stage_id = stage.pk
     transaction.on_commit(lambda: _enqueue_advance(stage_id))
     return withdrawal
@@ -649,6 +673,17 @@ def series_forfeit(*, user: AnyUser, series_id: int, player_ids: Sequence[int], 
     series.decided_at = timezone.now()
     series.save(update_fields=["placings", "status", "decided_at"])
     Stage.objects.filter(pk=stage.pk).update(results_version=stage.results_version + 1)
+    audit(
+        AuditEntry.Action.FORFEIT,
+        user=user,
+        tournament=stage.tournament_id,
+        stage=stage,
+        series=series,
+        before=stage.results_version,
+        after=stage.results_version + 1,
+        players=sorted(Player.objects.filter(pk__in=away).values_list("name", flat=True)),
+        reason=reason.strip(),
+    )
     stage_id = stage.pk
     transaction.on_commit(lambda: (_enqueue_standings(stage_id), _enqueue_advance(stage_id)))
     return series
@@ -664,6 +699,13 @@ def stage_online_set(*, user: AnyUser, stage_id: int, online: bool) -> Stage:
         raise Conflict(code="stage_finished", message=_("This stage is finished."))
     stage.online_play = bool(online)
     stage.save(update_fields=["online_play"])
+    audit(
+        AuditEntry.Action.STAGE_ONLINE,
+        user=user,
+        tournament=stage.tournament_id,
+        stage=stage,
+        online=stage.online_play,
+    )
     return stage
 
 

@@ -6,6 +6,12 @@ app_name = "tournaments_api"
 urlpatterns = [
     path("clubs/", api.ClubListApi.as_view(), name="club-list"),
     path("clubs/<int:club_id>/", api.ClubDetailApi.as_view(), name="club-detail"),
+    path(
+        "clubs/<int:club_id>/invitations/",
+        api.ClubInvitationCreateApi.as_view(),
+        name="club-invitation-create",
+    ),
+    path("invitations/accept/", api.InvitationAcceptApi.as_view(), name="invitation-accept"),
     path("players/", api.PlayerListCreateApi.as_view(), name="player-list"),
     path("players/<int:player_id>/", api.PlayerDetailApi.as_view(), name="player-detail"),
     path("tournaments/", api.TournamentListCreateApi.as_view(), name="tournament-list"),

@@ -19,7 +19,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from snapleague.errors import ApplicationError
 from tournaments import selectors, services, stages
+from tournaments.access import user_is_organiser
 from tournaments.forms import (
+    ClubCreateForm,
     ForfeitForm,
     PlayersAddForm,
     RefereeAddForm,
@@ -64,6 +66,55 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     page = selectors.club_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm() if page.is_organiser else None
     return render(request, "tournaments/club.html", {"page": page, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubCreateForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                club = services.club_create(user=request.user, name=form.cleaned_data["name"])
+            except ApplicationError as exc:
+                _apply_service_error(form, exc)
+                status = exc.status
+            else:
+                messages.success(
+                    request, _("Club created: you organise it. Create its first tournament below.")
+                )
+                return redirect("tournaments:club", slug=club.slug)
+    return render(request, "tournaments/club_new.html", {"form": form}, status=status)
+
+
+@login_required
+@require_POST
+def club_invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
+    page = selectors.club_page_get(user=request.user, slug=slug)
+    invitation, token = services.organiser_invitation_create(user=request.user, club=page.club)
+    context = {
+        "page": page,
+        "form": TournamentCreateForm(),
+        "invitation_url": request.build_absolute_uri(reverse("tournaments:invitation", args=[token])),
+        "invitation": invitation,
+    }
+    return render(request, "tournaments/club.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    """The page an invitation link opens: who invites to what, and a button to accept (a GET
+    changes nothing). Bad, expired and used links get the error page with what to do."""
+    if request.method == "POST":
+        club = services.organiser_invitation_accept(user=request.user, token=token)
+        messages.success(request, _("You now organise %(club)s.") % {"club": club.name})
+        return redirect("tournaments:club", slug=club.slug)
+    invitation = services.organiser_invitation_get(token=token)
+    context = {"invitation": invitation, "already": user_is_organiser(request.user, invitation.club)}
+    return render(request, "tournaments/invitation.html", context)
 
 
 @require_GET
@@ -151,6 +202,13 @@ def stage_version(request: HttpRequest, stage_id: int) -> JsonResponse:
     return _changed(request, version, "standings-changed")
 
 
+@login_required
+@require_GET
+def tournament_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    page = selectors.tournament_audit_get(user=request.user, tournament_id=tournament_id)
+    return render(request, "tournaments/audit.html", {"page": page})
+
+
 @require_GET
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     page = selectors.player_page_get(user=request.user, player_id=player_id)
@@ -163,7 +221,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
-    page = selectors.club_page_get(user=request.user, slug=slug)
+    page = selectors.club_manage_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm(request.POST)
     if form.is_valid():
         try:
@@ -193,6 +251,7 @@ def _tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: A
 @login_required
 @require_POST
 def tournament_players_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
     page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
     form = PlayersAddForm(request.POST, addable=page.addable_players)
     if form.is_valid():
@@ -213,7 +272,7 @@ def tournament_players_add(request: HttpRequest, tournament_id: int) -> HttpResp
 @login_required
 @require_POST
 def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+    tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
     form = RefereeAddForm(request.POST)
     if form.is_valid():
         try:
@@ -231,7 +290,7 @@ def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResp
 @login_required
 @require_POST
 def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+    tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
     form = StageCreateForm(request.POST, game=tournament.game, tournament=tournament)
     if form.is_valid():
         try:
@@ -268,7 +327,10 @@ def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
-    preview = stages.stage_preview(user=request.user, stage_id=stage_id)
+    # A draft's stage is not found by someone who may not see the draft (the service only checks
+    # who may manage it, which would tell them it exists).
+    stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)
+    preview = stages.stage_preview(user=request.user, stage_id=stage.pk)
     return render(
         request,
         "tournaments/stage_preview.html",
@@ -279,6 +341,7 @@ def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
+    selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # 404 for a draft not seen
     online = request.POST.get("online") == "1"
     try:
         stages.stage_online_set(user=request.user, stage_id=stage_id, online=online)
@@ -299,7 +362,7 @@ def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stage_withdraw(request: HttpRequest, stage_id: int) -> HttpResponse:
-    page = selectors.stage_page_get(user=request.user, stage_id=stage_id)
+    page = selectors.stage_manage_page_get(user=request.user, stage_id=stage_id)
     form = WithdrawForm(request.POST, players=page.players)
     if form.is_valid():
         try:
@@ -323,7 +386,7 @@ def stage_withdraw(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def series_forfeit(request: HttpRequest, series_id: int) -> HttpResponse:
-    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    page = selectors.series_manage_page_get(user=request.user, series_id=series_id)
     players = [seat.player for seat in page.series.seats.select_related("player")]
     form = ForfeitForm(request.POST, players=players)
     if form.is_valid():

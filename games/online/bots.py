@@ -1,7 +1,8 @@
 """The bots of online play, per game kind: who of the bot seats acts now, and with what.
 
-Only Snapszer has bots here; Snap's bots run against the timing layer (docs/snap-live.md) and join
-when the owner gets Snap's timers (docs/online.md, "Snap next").
+Snapszer's bots, asked by its live table (games/online/tables.py) once per state. Snap's bots run
+against the timing layer inside Snap's live table (games/online/snap.py, docs/online.md "Snap in
+real time").
 """
 
 from __future__ import annotations

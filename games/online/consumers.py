@@ -5,6 +5,12 @@ Client -> server (JSON text, at most ``MAX_MESSAGE_CHARS``):
     {"type": "act", "version": 12, "action": {"type": "play", "seat": 0, "card": "AH"}}
     {"type": "resync", "version": 11}     -> the full current view
     {"type": "ping", "t": 123}            -> {"type": "pong", "t": 123}
+    {"type": "pong", "t": 456}            answers the server's ping (a real-time game, S33)
+
+A real-time game's seated socket (Snap, ``ping_seconds``) is pinged by the server,
+``{"type": "ping", "t": 456}``; the round trip of the matching pong goes to the owner (the timing
+layer's ``RoundTrip``) and back to the client as ``{"type": "rtt", "rtt_ms": 42}`` (its lag
+indicator). A pong that answers no ping of this socket is ignored.
 
 Server -> client: ``{"type": "view", "version", "finished", "view"}`` on connect and after every
 accepted action (``view`` is ``engine.observe(state, seat)`` of this socket's seat: never more),
@@ -14,6 +20,8 @@ visitor's language). A refusal disturbs nobody: the game and the other sockets g
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from typing import Any
@@ -25,8 +33,8 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games.models import OnlineGame
-from games.online.owner import owner_ensure, owner_group, view_frame, view_group
-from games.online.services import engine_of, state_load
+from games.online.owner import owner_ensure, owner_group, view_group
+from games.online.tables import online_for
 from tournaments.live.consumers import Allowance, scope_language
 
 MAX_MESSAGE_CHARS = 2048
@@ -53,30 +61,55 @@ class GameConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         user_id = user.pk if user is not None and user.is_authenticated else None
 
-        def seat_of() -> tuple[bool, int | None]:
+        def seat_of() -> tuple[str | None, int | None]:
             game = OnlineGame.objects.filter(pk=self.game_id).first()
             if game is None:
-                return False, None
+                return None, None
             seat = (
                 game.seats.filter(user_id=user_id).values_list("number", flat=True).first()
                 if user_id
                 else None
             )
-            return True, seat
+            return game.kind, seat
 
-        exists, self.seat = await database_sync_to_async(seat_of)()
-        if not exists:
+        kind, self.seat = await database_sync_to_async(seat_of)()
+        if kind is None:
             await self.close(code=4404)
             return
+        self.ping_seconds = online_for(kind).ping_seconds
+        self.ping_sent: int | None = None
+        self.pinger: asyncio.Task[None] | None = None
         self.user_id = user_id
         self.group = view_group(self.game_id, self.seat)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._to_owner("game.hello")
+        if self.seat is not None and self.ping_seconds:
+            self.pinger = asyncio.get_running_loop().create_task(self._ping())
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "pinger", None) is not None:
+            self.pinger.cancel()  # type: ignore[union-attr]
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.pinger  # type: ignore[misc]
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def _ping(self) -> None:
+        """S33: the server measures this seat's round trip itself, now and every ``ping_seconds``."""
+        assert self.ping_seconds
+        while True:
+            self.ping_sent = int(time.monotonic() * 1000)
+            await self._send({"type": "ping", "t": self.ping_sent})
+            await asyncio.sleep(self.ping_seconds)
+
+    async def _pong(self, t: Any) -> None:
+        if self.ping_sent is None or t != self.ping_sent:
+            return  # answers no ping of ours (or one already answered): a client cannot make up a lag
+        rtt = int(time.monotonic() * 1000) - self.ping_sent
+        self.ping_sent = None
+        await self._send({"type": "rtt", "rtt_ms": rtt})
+        await self._to_owner("game.rtt", rtt_ms=rtt)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.allowance.take(time.monotonic()):
@@ -101,6 +134,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             return await self._send({"type": "pong", "t": t if isinstance(t, (int, float)) else None})
         if kind == "resync":
             return await self._to_owner("game.hello")
+        if kind == "pong":
+            return await self._pong(message.get("t"))
         version = message.get("version")
         action = message.get("action")
         if kind != "act" or not isinstance(action, dict) or type(version) is not int:
@@ -136,8 +171,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             game = OnlineGame.objects.filter(pk=self.game_id, status=OnlineGame.Status.FINISHED).first()
             if game is None:
                 return None
-            state, version = state_load(game)
-            return view_frame(engine_of(game), state, version, self.seat, finished=True)
+            return online_for(game.kind).load(game).frame(self.seat, finished=True)
 
         frame = await database_sync_to_async(read)()
         if frame is not None:

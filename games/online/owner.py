@@ -1,9 +1,11 @@
 """The owner of a live game: one asyncio task in one web process (lichess's shape).
 
-It holds the state in memory, takes inputs in arrival order from its channel (the group
-``owner_group(id)``), applies them through the engine, appends them to the log, takes a snapshot
-every ``SNAPSHOT_EVERY`` actions, plays the bots' moves after ``settings.ONLINE_BOT_DELAY`` and sends
-each seat, and the spectators, their own view (``engine.observe``) — nothing else leaves it.
+It holds the game's live table in memory (games/online/tables.py: what differs between games),
+takes inputs in arrival order from its channel (the group ``owner_group(id)``), lets the table
+answer them, appends what they made to the log, wakes when the table has something due with no
+input (a bot's move; Snap's timers: auto-flip, decisions after the tie window, reveal jitter, the
+time cap) and sends each seat, and the spectators, their own frame (``engine.observe`` of the
+seat) — nothing else leaves it.
 
 Ownership is the lease (games/online/lease.py). :func:`owner_ensure` is called by every socket on
 connect and before every input: when no live owner holds the lease (none yet, or its process died
@@ -16,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import time
 from typing import Any
 
@@ -27,16 +28,16 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import ActionCode, ActionError
-from games.engine.protocol import Engine
 from games.models import OnlineGame
 from games.online import services
-from games.online.bots import bot_move, bots_make
 from games.online.lease import RENEW_SECONDS, lease_acquire, lease_release, lease_renew
+from games.online.tables import Entry, LiveTable, Refusal, online_for, view_frame
 from tournaments.engine_messages import action_error_message
+
+__all__ = ["OWNERS", "GameOwner", "owner_ensure", "owner_group", "owners_stop", "view_frame", "view_group"]
 
 logger = logging.getLogger(__name__)
 
-NOT_YOUR_SEAT = _("You can only play the cards of your own seat.")
 SPECTATOR = _("You are watching this game: only its players can play.")
 NOT_STARTED = _("This game has not started yet.")
 
@@ -52,23 +53,6 @@ def view_group(game_id: int, seat: int | None) -> str:
 OWNERS: dict[int, GameOwner] = {}
 
 
-def view_frame(
-    engine: Engine, state: Any, version: int, seat: int | None, *, finished: bool = False
-) -> dict[str, Any]:
-    """The one frame that carries game state to a client: ``engine.observe(state, seat)`` and the
-    version it is at. Nothing else about the state ever leaves the owner (hidden information)."""
-    return {
-        "type": "view",
-        "version": version,
-        "finished": finished,  # True only once the end is stored (the result, the revealed seed)
-        "view": engine.observe(state, seat).to_dict(),
-    }
-
-
-def bot_delay() -> float:
-    return float(getattr(settings, "ONLINE_BOT_DELAY", 0.7))
-
-
 class GameOwner:
     def __init__(self, game_id: int) -> None:
         self.game_id = game_id
@@ -78,16 +62,11 @@ class GameOwner:
         self.task: asyncio.Task[None] | None = None
 
     async def _load(self) -> None:
-        def load() -> tuple[OnlineGame, Any, int, dict[int, str]]:
+        def load() -> tuple[OnlineGame, LiveTable]:
             game = OnlineGame.objects.get(pk=self.game_id)
-            state, seq = services.state_load(game)
-            levels = {s.number: s.bot_level for s in game.seats.all() if s.bot_level}
-            return game, state, seq, levels
+            return game, online_for(game.kind).load(game)
 
-        self.game, self.state, self.seq, levels = await database_sync_to_async(load)()
-        self.engine = services.engine_of(self.game)
-        self.bots = bots_make(self.game.kind, self.game.options, levels, random.Random())
-        self.levels = levels
+        self.game, self.table = await database_sync_to_async(load)()
 
     async def run(self) -> None:
         channel = ""
@@ -102,11 +81,11 @@ class GameOwner:
             reader = asyncio.get_running_loop().create_task(self._read(channel, inbox))
             self.ready.set()
             renew_at = time.monotonic() + RENEW_SECONDS
-            # A bot is asked once per state (its answer only changes when the state does):
-            # ``bot_at`` is when to ask, None when no bot has anything to do in this state.
-            bot_at: float | None = time.monotonic() + bot_delay() if self.bots else None
             while not self.stopped:
-                wake = min(renew_at, bot_at) if bot_at is not None else renew_at
+                # Sleep until an input, the lease's renewal or the table's next deadline (a bot's
+                # move; Snap's timers), whichever comes first.
+                due_in = self.table.wake_in(timezone.now())
+                wake = renew_at if due_in is None else min(renew_at, time.monotonic() + due_in)
                 message = None
                 with contextlib.suppress(TimeoutError):
                     message = await asyncio.wait_for(inbox.get(), max(0.001, wake - time.monotonic()))
@@ -115,17 +94,16 @@ class GameOwner:
                         logger.warning("online game %s: lease lost, this owner stops", self.game_id)
                         break
                     renew_at = time.monotonic() + RENEW_SECONDS
-                moved = False
                 if message is not None:
-                    moved = await self._handle(message)
-                elif bot_at is not None and time.monotonic() >= bot_at:
-                    bot_at = None
-                    moved = await self._bot_turn()
-                if self.engine.is_terminal(self.state):
+                    await self._handle(message)
+                # What fell due runs even while inputs keep coming (a busy table must not starve
+                # its timers; an input after a due timer is judged after it anyway, S38).
+                due_in = self.table.wake_in(timezone.now())
+                if due_in is not None and due_in <= 0 and not self.table.is_terminal():
+                    await self._commit(await self.table.due(timezone.now()))
+                if self.table.is_terminal():
                     await self._finish()
                     break
-                if moved and self.bots:
-                    bot_at = time.monotonic() + bot_delay()
         except services.StaleWrite:
             logger.warning("online game %s: another owner wrote first, this one stops", self.game_id)
         except Exception:
@@ -147,63 +125,53 @@ class GameOwner:
 
     # --- inputs -------------------------------------------------------------------------------
 
-    async def _handle(self, message: dict[str, Any]) -> bool:
-        """Answer one input; True when it moved the game."""
+    async def _handle(self, message: dict[str, Any]) -> None:
+        """Answer one input: log what it made, or refuse it to its sender only."""
         kind = message.get("type")
         seat = message.get("seat")
         reply = message.get("reply", "")
         language = message.get("language") or settings.LANGUAGE_CODE
         if kind == "game.hello":
-            await self._send(reply, self._view_frame(seat))
+            await self._send(reply, self.table.frame(seat))
         elif kind == "game.act":
-            return await self._act(message, seat, reply, language)
-        return False
+            if seat is None:
+                return await self._refuse(reply, language, Refusal("spectator", SPECTATOR))
+            try:
+                entries = self.table.act(
+                    seat,
+                    message.get("user_id"),
+                    message.get("version"),
+                    message.get("action") or {},
+                    timezone.now(),
+                )
+            except Refusal as refusal:
+                return await self._refuse(reply, language, refusal)
+            except ActionError as error:
+                return await self._refuse(reply, language, Refusal(error.code.value, error=error))
+            await self._commit(entries)
+        elif kind == "game.rtt" and seat is not None and type(message.get("rtt_ms")) is int:
+            entries = self.table.round_trip(seat, message.get("user_id"), message["rtt_ms"], timezone.now())
+            await self._commit(entries)
 
-    async def _act(self, message: dict[str, Any], seat: int | None, reply: str, language: str) -> bool:
-        if seat is None:
-            await self._refuse(reply, language, "spectator", SPECTATOR)
-            return False
-        if message.get("version") != self.seq:
-            await self._refuse(reply, language, ActionCode.STALE.value, None, ActionCode.STALE)
-            return False
-        try:
-            action = self.engine.action_from_dict(message.get("action") or {})
-            if getattr(action, "seat", seat) != seat:
-                await self._refuse(reply, language, "not_your_seat", NOT_YOUR_SEAT)
-                return False
-            state, events = self.engine.apply(self.state, action)
-        except ActionError as error:
-            await self._refuse(reply, language, error.code.value, None, error)
-            return False
-        await self._commit(action, state, events, services.Sender(seat, message.get("user_id")))
-        return True
-
-    async def _bot_turn(self) -> bool:
-        move = await asyncio.to_thread(bot_move, self.engine, self.state, self.bots)
-        if move is None:
-            return False
-        seat, action = move
-        state, events = self.engine.apply(self.state, action)
-        await self._commit(action, state, events, services.Sender(seat, None, self.levels[seat]))
-        return True
-
-    async def _commit(self, action: Any, state: Any, events: list[Any], sender: services.Sender) -> None:
-        seq = self.seq + 1
-        snapshot = self.engine.to_snapshot(state) if seq % services.SNAPSHOT_EVERY == 0 else None
-        await database_sync_to_async(services.log_append)(
-            game_id=self.game_id,
-            seq=seq,
-            action=self.engine.action_to_dict(action),
-            sender=sender,
-            received_at=timezone.now(),
-            events=[e.to_dict() for e in events],
-            snapshot=snapshot,
-        )
-        self.state, self.seq = state, seq
+    async def _commit(self, entries: list[Entry]) -> None:
+        """Append the entries to the log (each moves the version by one), then send every viewer
+        its frame. A write that finds another owner's row raises StaleWrite: this owner stops."""
+        if not entries:
+            return
+        for entry in entries:
+            await database_sync_to_async(services.log_append)(
+                game_id=self.game_id,
+                seq=entry.seq,
+                action=entry.action,
+                sender=entry.sender,
+                received_at=entry.received_at,
+                events=entry.events,
+                snapshot=entry.snapshot,
+            )
         await self._broadcast()
 
     async def _finish(self) -> None:
-        result = self.engine.result(self.state)
+        result = self.table.result()
         await database_sync_to_async(services.finish)(
             game_id=self.game_id, result=result.to_dict() if result is not None else {}, engine_result=result
         )
@@ -211,12 +179,9 @@ class GameOwner:
 
     # --- frames -------------------------------------------------------------------------------
 
-    def _view_frame(self, seat: int | None, finished: bool = False) -> dict[str, Any]:
-        return view_frame(self.engine, self.state, self.seq, seat, finished=finished)
-
     async def _broadcast(self, finished: bool = False) -> None:
         for seat in [*range(self.game.seat_count), None]:
-            frame = self._view_frame(seat, finished)
+            frame = self.table.frame(seat, finished=finished)
             await self.layer.group_send(
                 view_group(self.game_id, seat), {"type": "game.frame", "frame": frame}
             )
@@ -225,15 +190,19 @@ class GameOwner:
         if reply:
             await self.layer.send(reply, {"type": "game.frame", "frame": frame})
 
-    async def _refuse(self, reply: str, language: str, code: str, message: Any, error: Any = None) -> None:
-        """An error frame to ``reply`` only: ``message`` (lazy text), or the engine's translated
-        message for ``error`` (an ActionError or an ActionCode)."""
+    async def _refuse(self, reply: str, language: str, refusal: Refusal) -> None:
+        """An error frame to ``reply`` only: the refusal's lazy text, or the engine's translated
+        message for its ActionError or ActionCode."""
         with translation.override(language):
-            if message is None:
-                text = action_error_message(error if isinstance(error, ActionError) else ActionError(error))
+            if refusal.message is None:
+                error = refusal.error
+                text = action_error_message(
+                    error if isinstance(error, ActionError) else ActionError(error or ActionCode.MALFORMED)
+                )
             else:
-                text = str(message)
-        await self._send(reply, {"type": "error", "code": code, "message": text, "version": self.seq})
+                text = str(refusal.message)
+        frame = {"type": "error", "code": refusal.code, "message": text, "version": self.table.version}
+        await self._send(reply, frame)
 
 
 async def owner_ensure(game_id: int) -> GameOwner | None:

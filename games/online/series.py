@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.protocol import GameKind
 from games.models import OnlineGame, OnlineSeat
-from games.online.services import game_start
+from games.online.services import game_start, table_check
 from snapleague.errors import Conflict, NotFound, PermissionDenied
 from tournaments.models import Player, Series
 from tournaments.results.selectors import result_target_get
@@ -22,7 +22,8 @@ from tournaments.results.values import result_from_engine
 def series_game_play(*, user: Any, series_id: int) -> OnlineGame:
     """The online game of the series' next game, started for its seated players (created on the
     first "Play"). Seat order is the series' seat order; seat 0 deals game 1, and the deal
-    alternates game by game."""
+    passes on game by game (Snap: 2–6 seats, the tournament's rules; Snapszer: a match). The
+    tournament's rules must be playable online (Snap: no shuffled recycle)."""
     with transaction.atomic():
         series = (
             Series.objects.select_for_update()
@@ -33,7 +34,7 @@ def series_game_play(*, user: Any, series_id: int) -> OnlineGame:
         if series is None:
             raise NotFound(code="series_not_found", message=_("There is no such series."))
         tournament = series.stage.tournament
-        if not series.stage.online_play or tournament.game != GameKind.SNAPSZER:
+        if not series.stage.online_play or tournament.game not in (GameKind.SNAPSZER, GameKind.SNAP):
             raise Conflict(code="not_online", message=_("This series is not played online."))
         running = OnlineGame.objects.filter(series=series).exclude(status=OnlineGame.Status.FINISHED).first()
         if running is not None:
@@ -55,9 +56,11 @@ def series_game_play(*, user: Any, series_id: int) -> OnlineGame:
             raise Conflict(
                 code="player_without_account", message=_("Every player needs an account to play online.")
             )
+        options = {"profile": tournament.rules_profile, **tournament.rules_options}
+        table_check(tournament.game, options, len(players))
         game = OnlineGame.objects.create(
-            kind=GameKind.SNAPSZER,
-            options={"profile": tournament.rules_profile, **tournament.rules_options},
+            kind=GameKind(tournament.game).value,
+            options=options,
             seat_count=len(players),
             dealer=(target.game_number - 1) % len(players),
             invite_token=secrets.token_urlsafe(24),

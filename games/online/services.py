@@ -21,7 +21,6 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import InvalidRules, InvalidSnapshot
 from games.engine.protocol import Engine, GameKind, engine_for
-from games.engine.sixtysix.bots import BOT_NAMES
 from games.models import GameLogEntry, GameSnapshot, OnlineGame, OnlineSeat
 from snapleague.errors import ApplicationError, Conflict, NotFound
 from tournaments.engine_messages import problem_messages
@@ -45,6 +44,12 @@ def deal_seed(server_seed: bytes, client_seeds: Sequence[bytes]) -> bytes:
     return digest.digest()
 
 
+def table_check(kind: str, options: Mapping[str, Any], seats: int) -> None:
+    """Raise ApplicationError (translated, with the rules' problems as field errors) unless
+    ``kind`` can be played online at ``seats`` seats with ``options``."""
+    _options(kind, options, seats)
+
+
 def _options(kind: str, options: Mapping[str, Any], seats: int) -> None:
     try:
         engine = engine_for(kind)
@@ -58,6 +63,7 @@ def _options(kind: str, options: Mapping[str, Any], seats: int) -> None:
         )
     try:
         engine.check_options(options, seats)
+        _online(kind).check_table(options, seats)
     except InvalidRules as exc:
         raise ApplicationError(
             code="rules_invalid",
@@ -66,8 +72,14 @@ def _options(kind: str, options: Mapping[str, Any], seats: int) -> None:
         ) from None
 
 
-def _bot_level(level: str) -> str:
-    if level not in BOT_NAMES:
+def _online(kind: str) -> Any:
+    from games.online.tables import online_for  # tables imports this module
+
+    return online_for(kind)
+
+
+def _bot_level(kind: str, level: str) -> str:
+    if level not in _online(kind).bot_levels:
         raise ApplicationError(
             code="unknown_bot", message=_("There is no bot level called “%(level)s”.") % {"level": level}
         )
@@ -93,7 +105,7 @@ def table_create(
             game=game,
             number=number,
             user=user if number == 0 else None,
-            bot_level=_bot_level(level) if level else "",
+            bot_level=_bot_level(kind, level) if level else "",
         )
     if all(not s.is_empty for s in game.seats.all()):
         game_start(game_id=game.pk)
@@ -146,7 +158,7 @@ def seats_fill_with_bots(*, game_id: int, level: str) -> None:
     game = _locked(game_id)
     if game.status != OnlineGame.Status.OPEN:
         raise Conflict(code="table_started", message=_("This game has already started."))
-    game.seats.filter(user__isnull=True, bot_level="").update(bot_level=_bot_level(level))
+    game.seats.filter(user__isnull=True, bot_level="").update(bot_level=_bot_level(game.kind, level))
     game_start(game_id=game_id)
 
 
@@ -165,7 +177,8 @@ def game_start(*, game_id: int) -> OnlineGame:
     state = engine_of(game).new_game(game.options, seats=game.seat_count, dealer=game.dealer, seed=seed)
     game.sealed_seed = server.hex()
     game.server_seed_hash = hashlib.sha256(server).hexdigest()
-    game.setup = engine_of(game).game_setup(state)
+    # The engine's setup, and what the game's online play adds (Snap: its timing numbers).
+    game.setup = {**engine_of(game).game_setup(state), **_online(game.kind).setup_extra(game)}
     game.status = OnlineGame.Status.PLAYING
     game.started_at = timezone.now()
     game.save()

@@ -2,9 +2,10 @@
 // data-live-topic ("stage:12"), data-live-event (the htmx event that reloads it) and data-version.
 // This script opens one websocket to /ws/live/, subscribes to every such topic and, when the server
 // says a topic moved past the version shown, fires the event: the fragment reloads itself exactly as
-// when its poller sees a new version. While a topic is subscribed its poller rests (its hx-trigger
-// asks snapLive.polls(this)); without a socket (none in this browser, refused, dropped) the pollers
-// run as before, and the script reconnects with a growing, jittered delay.
+// when its poller sees a new version. While a topic is subscribed its poller ([data-live-poll])
+// rests: its requests are cancelled in htmx:beforeRequest (an hx-trigger filter would need eval,
+// which the Content-Security-Policy forbids); without a socket (none in this browser, refused,
+// dropped) the pollers run as before, and the script reconnects with a growing, jittered delay.
 (function () {
   "use strict";
   const PING_MS = 25000; // the server must answer within PONG_MS, or the socket is taken as dead
@@ -124,6 +125,10 @@
     subscribed: () => Array.from(subscribed),
   };
 
+  document.body.addEventListener("htmx:beforeRequest", (event) => {
+    const poller = event.detail.elt;
+    if (poller && poller.hasAttribute("data-live-poll") && !window.snapLive.polls(poller)) event.preventDefault();
+  });
   document.body.addEventListener("htmx:afterSettle", () => Object.keys(latest).forEach(catchUp));
   // A reload that failed (server gone for a moment): try again shortly.
   document.body.addEventListener("htmx:afterRequest", (event) => {

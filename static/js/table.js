@@ -10,6 +10,9 @@
   const $ = (id) => document.getElementById(id);
   const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
   let ws = null, version = null, view = null, retry = 500;
+  // The invitation link selects itself when tapped (here, not in an inline onclick: the CSP).
+  const invite = $("invite-link");
+  if (invite) invite.addEventListener("click", () => invite.select());
 
   function cardLabel(name) {
     const suit = name.slice(-1);

@@ -17,9 +17,11 @@ from django.db import connection
 from django.utils import translation
 
 from snapleague.celery import app as celery_app
+from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments import hu_catalogue as catalogue
-from tournaments.models import GameKind, Player, Series
+from tournaments.models import GameKind, Player, Series, Tournament
+from tournaments.services import tournament_players_enter
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -127,3 +129,20 @@ def worker(start_worker: Callable[..., subprocess.Popen[bytes]]) -> subprocess.P
     """A real Celery worker subprocess against the configured broker and the test database; tasks
     stop running eagerly in this process."""
     return start_worker()
+
+
+@pytest.fixture
+def cup(make_tournament: Callable[..., Tournament], organiser: Account) -> Callable[..., Tournament]:
+    """A tournament (draft) with ``players`` entered, named P001, P002 … (``prefix`` instead of P)
+    in seed order."""
+
+    def make(players: int, game: str = GameKind.SNAPSZER, prefix: str = "P") -> Tournament:
+        tournament = make_tournament(game=game)
+        tournament_players_enter(
+            user=organiser,
+            tournament=tournament,
+            new_names=[f"{prefix}{n:03d}" for n in range(1, players + 1)],
+        )
+        return tournament
+
+    return make

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -17,8 +18,17 @@ ORIGIN = (b"origin", b"http://testserver")
 
 
 def run(scenario: Callable[[], Awaitable[None]]) -> None:
-    """Run an async scenario; its sync_to_async calls run back in this thread (this connection)."""
-    async_to_sync(scenario)()
+    """Run an async scenario; its sync_to_async calls run back in this thread (this connection).
+
+    Each run has an event loop of its own, and the Redis channel layer keeps a receive lock and
+    connection pools bound to the loop that first used it: a layer kept from an earlier scenario
+    fails with "bound to a different event loop" or times out (seen under load on PostgreSQL +
+    Redis, and in hypothesis examples). So every scenario starts and ends with fresh layers."""
+    channel_layers.backends.clear()
+    try:
+        async_to_sync(scenario)()
+    finally:
+        channel_layers.backends.clear()
 
 
 def session(user: Any) -> tuple[bytes, bytes]:

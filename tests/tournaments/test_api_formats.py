@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from snapleague.errors import NotFound
 from snapleague.users import Account
-from tests.conftest import record_result, snapszer_win
+from tests.conftest import play_open_series, record_result, snapszer_win
 from tests.tournaments.conftest import NEEDS_A_DATABASE_FILE
 from tournaments.models import (
     Club,
@@ -29,7 +29,7 @@ from tournaments.models import (
     Tournament,
     Withdrawal,
 )
-from tournaments.services import stage_standings_recompute, tournament_players_enter
+from tournaments.services import stage_standings_recompute
 from tournaments.stages import series_forfeit
 
 
@@ -40,23 +40,6 @@ def _client(user: Account | None = None) -> APIClient:
     return client
 
 
-@pytest.fixture
-def cup(make_tournament: Callable[..., Tournament], organiser: Account) -> Callable[..., Tournament]:
-    """A tournament (draft) with ``players`` entered, named P001, P002 … (``prefix`` instead of P)
-    in seed order."""
-
-    def make(players: int, game: str = GameKind.SNAPSZER, prefix: str = "P") -> Tournament:
-        tournament = make_tournament(game=game)
-        tournament_players_enter(
-            user=organiser,
-            tournament=tournament,
-            new_names=[f"{prefix}{n:03d}" for n in range(1, players + 1)],
-        )
-        return tournament
-
-    return make
-
-
 def _create(client: APIClient, tournament: Tournament, **body: Any) -> Any:
     return client.post("/api/stages/", {"tournament": tournament.pk, "name": "Stage", **body}, format="json")
 
@@ -65,30 +48,6 @@ def _stage(client: APIClient, tournament: Tournament, **body: Any) -> int:
     response = _create(client, tournament, **body)
     assert response.status_code == 201, response.json()
     return int(response.json()["id"])
-
-
-def _play(
-    stage_id: int, user: Account, winner: Callable[[Series, list[Player]], Player] | None = None
-) -> int:
-    """Play every open two-seat series of the stage to its end (services, tasks run eagerly):
-    ``winner`` (default: the player whose name sorts first) wins the games still to play. Returns
-    how many series were played."""
-    played = 0
-    for series in Series.objects.filter(stage_id=stage_id, walkover=False).exclude(
-        status=Series.Status.DECIDED
-    ):
-        seated = sorted((s.player for s in series.seats.select_related("player")), key=lambda p: p.name)
-        best = winner(series, seated) if winner else seated[0]
-        other = next(p for p in seated if p != best)
-        number = series.games.count()
-        while series.status != Series.Status.DECIDED:
-            number += 1
-            record_result(
-                user=user, series_id=series.pk, game_number=number, result=snapszer_win(best, other)
-            )
-            series.refresh_from_db()
-        played += 1
-    return played
 
 
 # --- Creating every format -----------------------------------------------------------------------
@@ -144,7 +103,7 @@ def test_a_stage_seeded_from_an_earlier_ones_standings_takes_its_top_players(
         assert client.post(f"/api/stages/{swiss}/rounds/").status_code == 201
     for _round in range(3):
         with django_capture_on_commit_callbacks(execute=True):
-            _play(swiss, organiser)
+            play_open_series(swiss, organiser)
     stage_standings_recompute(stage_id=swiss)
     response = _create(
         client,
@@ -297,7 +256,7 @@ def test_publishing_answers_the_rounds_with_their_series_and_refuses_with_the_fo
     assert all(key in waiting.json()["message"] for key in keys)
 
     with django_capture_on_commit_callbacks(execute=True):
-        _play(stage, organiser)
+        play_open_series(stage, organiser)
     # Review before publishing: the stage waits for the organiser.
     assert Round.objects.filter(stage_id=stage).count() == 1
     skipped = client.post(f"/api/stages/{stage}/rounds/", {"round": 3}, format="json")
@@ -424,7 +383,7 @@ def test_a_no_show_forfeits_through_the_api_and_the_opponent_goes_on(
     again = client.post(f"/api/series/{semi.pk}/forfeit/", {"players": [came]}, format="json")
     assert again.status_code == 409 and again.json()["code"] == "series_decided"
     with django_capture_on_commit_callbacks(execute=True):
-        _play(stage, organiser)
+        play_open_series(stage, organiser)
     final = Series.objects.get(stage_id=stage, key="W2-1")
     assert came in set(final.seats.values_list("player_id", flat=True))
 
@@ -536,7 +495,7 @@ def test_the_bracket_shows_byes_slots_the_score_so_far_and_the_champion(
     assert line["status"] == "playing" and line["score"] == [1, 0]
     for _wave in range(5):
         with django_capture_on_commit_callbacks(execute=True):
-            if not _play(stage, organiser):
+            if not play_open_series(stage, organiser):
                 break
     body = _client().get(f"/api/stages/{stage}/bracket/").json()
     assert body["status"] == "finished"
@@ -558,7 +517,7 @@ def test_a_swiss_bracket_names_the_standings_leader_once_finished(
     for _round in range(2):
         assert _client().get(f"/api/stages/{stage}/bracket/").json()["champion"] is None
         with django_capture_on_commit_callbacks(execute=True):
-            _play(stage, organiser)
+            play_open_series(stage, organiser)
     body = _client().get(f"/api/stages/{stage}/bracket/").json()
     assert body["status"] == "finished" and len(body["series"]) == 4
     assert all(s["phase"] == "swiss" and s["slots"] == [] for s in body["series"])
@@ -585,7 +544,7 @@ def test_a_double_elimination_with_a_reset_names_the_winner_of_the_second_grand_
 
     for _wave in range(8):
         with django_capture_on_commit_callbacks(execute=True):
-            if not _play(stage, organiser, p002_loses_once_then_wins):
+            if not play_open_series(stage, organiser, p002_loses_once_then_wins):
                 break
     body = _client().get(f"/api/stages/{stage}/bracket/").json()
     keys = [s["key"] for s in body["series"]]
@@ -613,7 +572,7 @@ def test_groups_then_playoff_is_played_to_a_champion_through_the_bracket(
     assert published.status_code == 201, published.json()
     for _wave in range(12):
         with django_capture_on_commit_callbacks(execute=True):
-            if not _play(stage, organiser):
+            if not play_open_series(stage, organiser):
                 break
     body = _client().get(f"/api/stages/{stage}/bracket/").json()
     assert body["status"] == "finished", [(s["key"], s["status"]) for s in body["series"]]

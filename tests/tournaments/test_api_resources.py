@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from snapleague.users import Account
 from tests.conftest import record_result, snap_win
-from tournaments.models import GameKind, Player, Series, Stage, Tournament
+from tournaments.models import Entry, GameKind, Player, Series, Stage, Tournament
 
 
 def _client(user: Account | None = None) -> APIClient:
@@ -159,6 +159,18 @@ def test_a_stage_of_a_hidden_draft_is_404_for_others(draft: Tournament, other_re
     assert _client(other_referee).get(f"/api/stages/{stage.pk}/").status_code == 404
     assert _client(other_referee).get(f"/api/stages/{stage.pk}/standings/").status_code == 404
     assert stage.pk not in _ids(_client(other_referee).get("/api/stages/"))
+
+
+def test_a_hidden_draft_s_entrants_are_not_found_by_filtering_players_on_it(
+    draft: Tournament, players: list[Player], organiser: Account, referee: Account, other_referee: Account
+) -> None:
+    Entry.objects.create(tournament=draft, player=players[0])
+    url = f"/api/players/?entries__tournament={draft.pk}"
+    for user in (None, other_referee):
+        assert _ids(_client(user).get(url)) == []
+    for user in (organiser, referee):
+        assert _ids(_client(user).get(url)) == [players[0].pk]
+    assert _client().get("/api/players/?entries__tournament=x").status_code == 400
 
 
 def test_the_schema_lists_every_resource_and_the_docs_are_served_offline(db: Any) -> None:

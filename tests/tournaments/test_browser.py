@@ -76,6 +76,11 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         chromium = launch(playwright)
+        # The test runs on in Playwright's greenlet, whose context can still hold the connection
+        # of an earlier browser test module, ended by _end_live_server_sessions: start afresh.
+        # (Not on SQLite, where the in-memory test database lives in the connection.)
+        if connections["default"].vendor == "postgresql":
+            connections.close_all()
         try:
             yield chromium
         finally:
@@ -147,7 +152,9 @@ def _watch(context: Any, url: str, version_requests: list[str]) -> Any:
     page = context.new_page()
     page.on("request", lambda request: "/version/" in request.url and version_requests.append(request.url))
     page.goto(url)
-    page.wait_for_function("window.snapLive && snapLive.subscribed().length === 1")  # the socket follows it
+    page.wait_for_function(
+        "() => window.snapLive && snapLive.subscribed().length === 1"
+    )  # the socket follows it
     page.evaluate(WATCH_CHANGES)
     page.evaluate("window.notReloaded = true")
     return page
@@ -204,7 +211,7 @@ def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
         referee_page.locator("button.submit").tap()
         expected = f"{tap + 2}.{tap + 2}"
         standings.wait_for_function(
-            f"window.changes.some((c) => c.version === '{expected}')", timeout=10_000, polling=50
+            f"() => window.changes.some((c) => c.version === '{expected}')", timeout=10_000, polling=50
         )
         changed_at = standings.evaluate(f"window.changes.find((c) => c.version === '{expected}').at")
         latencies.append((changed_at - tapped_at) / 1000)
@@ -219,7 +226,9 @@ def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
         f"Version {TAPS + 1}" in standings.locator("#standings .version").inner_text()
     )  # the publish, then the taps
     assert not standings.locator("#standings .updating").count()
-    table_page.wait_for_function(f"document.querySelector('#series-live').dataset.version === '{TAPS // 2}'")
+    table_page.wait_for_function(
+        f"() => document.querySelector('#series-live').dataset.version === '{TAPS // 2}'"
+    )
     assert table_page.locator("#series-live li.game").count() == TAPS // 2
     assert table_page.evaluate("window.notReloaded") is True
     assert GameResult.objects.filter(game__series__stage=stage).count() == TAPS
@@ -255,7 +264,9 @@ def test_a_page_without_a_socket_still_follows_by_polling(
     record_result(user=referee, series_id=tables[0].pk, game_number=1, result=snap_win(*seated))
 
     # Then its 2-s poller finds the new version and the table follows, without a reload.
-    page.wait_for_function("document.querySelector('#standings').dataset.version === '2.2'", timeout=10_000)
+    page.wait_for_function(
+        "() => document.querySelector('#standings').dataset.version === '2.2'", timeout=10_000
+    )
     assert page.locator("#standings tbody tr").first.inner_text().startswith("1")
     assert seated[0].name in page.locator("#standings tbody tr").first.inner_text()
     assert version_requests, "the table changed without polling"
@@ -288,7 +299,7 @@ def test_the_bracket_page_shows_the_next_round_after_a_result(
         context.set_default_timeout(15_000)
         page = context.new_page()
         page.goto(f"{server}/stages/{stage.pk}/")
-        page.wait_for_function("window.snapLive && snapLive.subscribed().length === 1")
+        page.wait_for_function("() => window.snapLive && snapLive.subscribed().length === 1")
         page.evaluate("window.notReloaded = true")
         assert page.locator(".bracket-scroll svg").count() >= 1
         assert page.locator("svg a[href*='/series/']").count() == 2  # the two semi-finals, linked
@@ -310,7 +321,7 @@ def test_the_bracket_page_shows_the_next_round_after_a_result(
     # Then, without a reload, each page draws the final between the two winners, linked to it.
     final = None
     for page in pages:
-        page.wait_for_function("document.querySelectorAll(\"svg a[href*='/series/']\").length === 3")
+        page.wait_for_function("() => document.querySelectorAll(\"svg a[href*='/series/']\").length === 3")
         final = final or Series.objects.get(stage=stage, key="W2-1")
         box = page.locator(f"svg a[href$='/series/{final.pk}/']")
         text = box.text_content() or ""

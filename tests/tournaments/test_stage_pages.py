@@ -13,7 +13,6 @@ from django.test import Client
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tournaments.models import Forfeit, GameKind, Player, Round, Series, Stage, Tournament, Withdrawal
-from tournaments.services import tournament_players_enter
 from tournaments.stages import stage_create, stage_round_publish
 
 pytestmark = pytest.mark.django_db
@@ -24,18 +23,6 @@ def _client(user: Account | None = None) -> Client:
     if user is not None:
         client.force_login(user)
     return client
-
-
-@pytest.fixture
-def cup(make_tournament: Callable[..., Tournament], organiser: Any) -> Callable[..., Tournament]:
-    def make(players: int, game: str = GameKind.SNAPSZER) -> Tournament:
-        tournament = make_tournament(game=game)
-        tournament_players_enter(
-            user=organiser, tournament=tournament, new_names=[f"P{n:02d}" for n in range(1, players + 1)]
-        )
-        return tournament
-
-    return make
 
 
 @pytest.mark.parametrize(
@@ -139,7 +126,7 @@ def test_withdrawing_from_the_page(cup: Callable[..., Tournament], organiser: An
     tournament = cup(4)
     stage = stage_create(user=organiser, tournament=tournament, name="Swiss", format="swiss")
     stage_round_publish(user=organiser, stage_id=stage.pk)
-    gone = Player.objects.get(name="P04")
+    gone = Player.objects.get(name="P004")
     client = _client(organiser)
     bad = client.post(f"/stages/{stage.pk}/withdraw/", {"player": gone.pk, "from_round": "9"})
     assert bad.status_code == 400 and "Choose a round from 1 to 2" in bad.content.decode()

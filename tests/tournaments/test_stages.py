@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from snapleague.errors import ApplicationError, Conflict
-from tests.conftest import record_result, snapszer_win
+from tests.conftest import play_open_series, record_result, snapszer_win
 from tournaments.formats.base import rounds_from_json
 from tournaments.models import (
     BracketSlot,
@@ -23,7 +23,7 @@ from tournaments.models import (
     Tournament,
     Withdrawal,
 )
-from tournaments.services import stage_standings_recompute, tournament_players_enter
+from tournaments.services import stage_standings_recompute
 from tournaments.stages import (
     series_forfeit,
     stage_advance,
@@ -35,36 +35,6 @@ from tournaments.stages import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cup(make_tournament: Callable[..., Tournament], organiser: Any) -> Callable[..., Tournament]:
-    def make(players: int, game: str = GameKind.SNAPSZER) -> Tournament:
-        tournament = make_tournament(game=game)
-        tournament_players_enter(
-            user=organiser, tournament=tournament, new_names=[f"P{n:03d}" for n in range(1, players + 1)]
-        )
-        return tournament
-
-    return make
-
-
-def play_round(stage: Stage, referee: Any, *, winner: Callable[[list[Player]], Player] | None = None) -> int:
-    """Record every pending two-seat series of ``stage`` 2-0 for ``winner`` (default: the player
-    whose name sorts first). Returns how many series were played."""
-    played = 0
-    for series in Series.objects.filter(stage=stage, status=Series.Status.PENDING).prefetch_related(
-        "seats__player"
-    ):
-        seated = [s.player for s in series.seats.order_by("seat")]
-        best = winner(seated) if winner else min(seated, key=lambda p: p.name)
-        other = next(p for p in seated if p != best)
-        for number in (1, 2):
-            record_result(
-                user=referee, series_id=series.pk, game_number=number, result=snapszer_win(best, other)
-            )
-        played += 1
-    return played
 
 
 def test_a_sixteen_player_swiss_runs_to_the_end_from_results_alone(
@@ -79,7 +49,7 @@ def test_a_sixteen_player_swiss_runs_to_the_end_from_results_alone(
     for expected_round in range(1, 5):
         assert Round.objects.filter(stage=stage).count() == expected_round
         with django_capture_on_commit_callbacks(execute=True):
-            assert play_round(stage, referee) == 8
+            assert play_open_series(stage.pk, referee) == 8
     stage.refresh_from_db()
     assert stage.status == Stage.Status.FINISHED
     pairs = [
@@ -117,7 +87,7 @@ def test_a_sixteen_player_double_elimination_reaches_a_champion(
     assert BracketSlot.objects.filter(series__stage=stage, place=2, to_key__startswith="L").exists()
     for _ in range(40):
         with django_capture_on_commit_callbacks(execute=True):
-            if not play_round(stage, referee):
+            if not play_open_series(stage.pk, referee):
                 break
     stage.refresh_from_db()
     assert stage.status == Stage.Status.FINISHED
@@ -204,7 +174,7 @@ def test_a_withdrawn_player_is_never_paired_again_and_their_series_is_a_walkover
     their = Series.objects.get(stage=stage, round__number=1, seats__player=gone)
     assert their.status == Series.Status.DECIDED and str(gone.pk) not in their.placings
     with django_capture_on_commit_callbacks(execute=True):
-        play_round(stage, referee)
+        play_open_series(stage.pk, referee)
     later = Series.objects.filter(stage=stage, round__number__gt=1)
     assert later.exists() and not later.filter(seats__player=gone).exists()
     with pytest.raises(Conflict):
@@ -234,7 +204,7 @@ def test_a_no_show_forfeits_and_the_opponent_goes_on(
     with pytest.raises(Conflict):
         series_forfeit(user=organiser, series_id=semi.pk, player_ids=[seated[1]])
     with django_capture_on_commit_callbacks(execute=True):
-        play_round(stage, referee)
+        play_open_series(stage.pk, referee)
     final = Series.objects.get(stage=stage, key="W2-1")
     assert seated[1] in set(final.seats.values_list("player_id", flat=True))
     assert seated[0] not in set(final.seats.values_list("player_id", flat=True))
@@ -249,7 +219,7 @@ def test_a_correction_flags_the_rounds_paired_from_it_and_advancing_twice_change
     with django_capture_on_commit_callbacks(execute=True):
         stage_round_publish(user=organiser, stage_id=stage.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        play_round(stage, referee)
+        play_open_series(stage.pk, referee)
     assert Round.objects.filter(stage=stage).count() == 2
     again = stage_advance(stage_id=stage.pk)
     assert again.published == () and Round.objects.filter(stage=stage).count() == 2
@@ -286,7 +256,7 @@ def test_the_beat_reconciler_publishes_a_round_whose_stage_task_was_lost(
     tournament.referees.add(referee)
     stage = stage_create(user=organiser, tournament=tournament, name="Swiss", format="swiss")
     stage_round_publish(user=organiser, stage_id=stage.pk)
-    play_round(stage, referee)  # on-commit tasks never ran: as if the messages were lost
+    play_open_series(stage.pk, referee)  # on-commit tasks never ran: as if the messages were lost
     assert Round.objects.filter(stage=stage).count() == 1
     standings_reconcile_task()  # eager: the tasks it sends run inline
     assert Round.objects.filter(stage=stage).count() == 2
@@ -303,7 +273,7 @@ def test_review_mode_waits_for_the_organiser(
     )
     stage_round_publish(user=organiser, stage_id=stage.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        play_round(stage, referee)
+        play_open_series(stage.pk, referee)
     assert stage_advance(stage_id=stage.pk).due_for_review
     assert Round.objects.filter(stage=stage).count() == 1
     preview = stage_preview(user=organiser, stage_id=stage.pk)
@@ -330,7 +300,7 @@ def test_a_playoff_seeded_from_the_groups_standings(
     )
     for _ in range(6):
         with django_capture_on_commit_callbacks(execute=True):
-            play_round(league, referee)
+            play_open_series(league.pk, referee)
     league.refresh_from_db()
     assert league.status == Stage.Status.FINISHED
     order = list(

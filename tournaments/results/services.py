@@ -21,7 +21,8 @@ from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from snapleague.users import Account, AnyUser, signed_in
 from tournaments import outcomes
 from tournaments.access import require_organiser, require_recorder
-from tournaments.models import Game, GameResult, Series, Stage
+from tournaments.audit import audit
+from tournaments.models import AuditEntry, Game, GameResult, Series, Stage
 from tournaments.results.payload import ResultInvalid
 from tournaments.results.selectors import GameDue, SeriesResults, game_due, series_problem, series_results_get
 from tournaments.results.values import PlayedResult, VoidResult
@@ -270,8 +271,35 @@ def do_result_record(plan: ResultPlan) -> GameResult:
         client_key=plan.client_key,
         engine_game=plan.engine_game,
     )
+    audit(
+        AuditEntry.Action.RESULT_CORRECTED
+        if plan.replaces is not None
+        else AuditEntry.Action.RESULT_RECORDED,
+        user=plan.recorded_by,
+        tournament=plan.series.stage.tournament_id,
+        stage=plan.stage_id,
+        series=plan.series,
+        before=plan.version - 1,
+        after=plan.version,
+        game=due.number,
+        source=plan.source,
+        reason=plan.reason,
+        online_game=plan.engine_game,
+    )
     for voided in plan.voids:
-        _game_void(voided, corrected=due.number, user=plan.recorded_by, reason=plan.reason)
+        void = _game_void(voided, corrected=due.number, user=plan.recorded_by, reason=plan.reason)
+        audit(
+            AuditEntry.Action.GAME_VOIDED,
+            user=plan.recorded_by,
+            tournament=plan.series.stage.tournament_id,
+            stage=plan.stage_id,
+            series=plan.series,
+            before=voided.version,
+            after=void.version,
+            game=voided.game.number,
+            corrected_game=due.number,
+            reason=plan.reason,
+        )
     _series_store(plan.series, plan.after)
     Stage.objects.filter(pk=plan.stage_id).update(results_version=plan.results_version + 1)
     stage_id = plan.stage_id

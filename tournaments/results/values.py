@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NamedTuple
 
 from games.engine.protocol import GameKind
 from games.engine.sixtysix import MatchResult, Reason
@@ -447,6 +447,36 @@ def result_from_json(data: Mapping[str, Any]) -> ResultValue:
         return PLAYED[GameKind(str(data.get("game")))].from_json(data)
     except (KeyError, TypeError) as exc:
         raise ValueError(f"stored result is missing {exc}: {data!r}") from exc
+
+
+class StoredOutcome(NamedTuple):
+    """What the standings read of a stored played result: placings, and wrong calls (Snap) or game
+    points (Snapszer), by player."""
+
+    placings: dict[int, int]
+    wrong_calls: dict[int, int] | None
+    game_points: dict[int, int] | None
+
+
+def stored_outcome(data: Mapping[str, Any]) -> StoredOutcome | None:
+    """The outcome of a stored version-2 result read from its derived keys, without rebuilding the
+    value (a 1,024-player Swiss has thousands of results: docs/benchmarks.md); None for a void
+    version. The derived keys are what ``to_json`` wrote and :func:`result_from_json` checks; a row
+    without them is read through the value. Raises ValueError as :func:`result_from_json` does."""
+    if data.get("v") != FORMAT_VERSION:
+        raise ValueError(f"stored result of format version {data.get('v', 1)!r}, not {FORMAT_VERSION}")
+    if data.get("void"):
+        return None
+    try:
+        placings = {int(p): int(place) for p, place in data["placings"].items()}
+        if data.get("game") == GameKind.SNAP:
+            wrong = {int(p): int(n) for p, n in data.get("wrong_calls", {}).items()}
+            return StoredOutcome(placings, wrong, None)
+        return StoredOutcome(placings, None, {int(p): int(n) for p, n in data["score"].items()})
+    except (KeyError, TypeError, AttributeError, ValueError):
+        value = result_from_json(data)
+        assert not isinstance(value, VoidResult)
+        return StoredOutcome(value.placings, value.wrong_calls, value.game_points)
 
 
 def result_from_engine(result: SnapResult | MatchResult, players: Sequence[int]) -> PlayedResult:

@@ -45,3 +45,23 @@ def test_a_player_against_a_bot_gets_the_view_and_plays_a_legal_card(make_user: 
 
     run(scenario)
     assert GameLogEntry.objects.filter(game=game).count() >= 1
+
+
+def test_a_bot_that_moves_first_moves_after_its_delay(make_user: Any, settings: Any) -> None:
+    """The bot leads the first trick (it does not deal) after ``ONLINE_BOT_DELAY``, with no input."""
+    settings.ONLINE_BOT_DELAY = 0.3
+    anna = make_user("anna")
+    game = table_create(user=anna, kind="snapszer", options={}, seats=2, bots=["random"])
+    cookie = session(anna)
+
+    async def scenario() -> None:
+        ws = await opened(game.pk, cookie)
+        first = await receive(ws)
+        assert first["version"] == 0
+        moved = await receive(ws, timeout=5)
+        assert moved["version"] == 1
+        await ws.disconnect()
+        await owners_stop()
+
+    run(scenario)
+    assert GameLogEntry.objects.get(game=game, seq=1).bot_level == "random"

@@ -97,3 +97,40 @@ def test_a_seated_player_sees_play_on_the_series_page_and_it_opens_the_table(
     client.force_login(make_user("outsider"))
     assert b"play-online" not in client.get(f"/series/{series.pk}/").content
     assert client.post(f"/play/series/{series.pk}/")["Location"] == f"/series/{series.pk}/"
+
+
+def test_a_snap_series_game_is_played_online_and_recorded_by_the_engine(
+    make_series: Any, players: list[Any], player_user: Any, make_user: Any, settings: Any
+) -> None:
+    """A Snap series of three: "Play" starts its game with the tournament's rules; nobody presses
+    (the owner's timers flip for everyone, S36) until the time cap ends it; the result goes through
+    the result service with the engine as the source, and "Play" then starts game 2."""
+    settings.ONLINE_SNAP_CLOCK_SCALE = 40.0  # game time runs fast: every time in the game is an input
+    for player, name in zip(players[1:3], ("bence", "csilla"), strict=True):
+        player.user = make_user(name)
+        player.save()
+    series = make_series(players[:3], game=GameKind.SNAP)
+    tournament = series.stage.tournament
+    tournament.rules_options = {"max_game_seconds": 60}
+    tournament.save()
+    series.stage.online_play = True
+    series.stage.save()
+    game = series_game_play(user=player_user, series_id=series.pk)
+    assert game.kind == "snap" and game.seat_count == 3 and game.game_number == 1
+    assert game.setup["timing"]["max_lag_compensation_ms"] == 300  # tournament play: S33's default
+    cookie = session(player_user)
+
+    async def scenario() -> None:
+        socket = await opened(game.pk, cookie)
+        while (frame := await receive(socket, timeout=30))["type"] != "view" or not frame["finished"]:
+            pass
+        assert frame["view"]["result"] is not None
+        await owners_stop()
+
+    run(scenario)
+    game.refresh_from_db()
+    assert game.status == OnlineGame.Status.FINISHED
+    recorded = GameResult.objects.get(game__series=series, game__number=1)
+    assert recorded.source == "engine" and recorded.engine_game == game.pk
+    second = series_game_play(user=player_user, series_id=series.pk)
+    assert second.pk != game.pk and second.game_number == 2 and second.dealer == 1

@@ -101,7 +101,7 @@ class Command(BaseCommand):
             people[username] = user
         organiser, referee = people["organiser"], people["referee"]
         with transaction.atomic():
-            club = club_create(name="Demo Card Club", slug=DEMO_SLUG, organisers=[organiser])
+            club = club_create(user=organiser, name="Demo Card Club", slug=DEMO_SLUG)
             players = [Player.objects.create(club=club, name=name) for name in PLAYER_NAMES]
             players[0].user = people["anna"]
             players[0].save()

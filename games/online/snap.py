@@ -1,0 +1,352 @@
+"""Snap online, in real time: the owner runs the timing layer (rules/snap.md S32–S38).
+
+The timing layer (``games.engine.snap.timing.LiveGame``) reads no clock: the owner reads it and
+puts the time into every input, in milliseconds since the game's clock started (``started_at``,
+set when the first owner starts the game, so that nobody's turn times out before a page has
+loaded). So:
+
+- **The log is the timed log** (S38): every input fed to the layer is one log row, ``seq`` 1, 2,
+  3 …, its JSON ``timed_input_to_dict`` (``at`` is the server arrival time in game milliseconds;
+  ``received_at`` the same moment as a date): a person's flip or call, a bot's, a round trip the
+  server measured, and ``advance`` when one of the layer's own timers was due (auto-flip after
+  ``turn_timeout_ms``, a decision after the tie window, a flip's reveal delay, the time cap).
+  The game is ``replay_timed`` of the setup and the log, exactly; the owner of a takeover
+  replays the whole log (a game lasts at most ``max_game_seconds``, a few thousand rows that
+  replay in milliseconds), so Snap keeps no snapshots beyond the deal's.
+- **Timers**: ``wake_in`` is the earlier of the layer's ``next_due`` and the next bot press; the
+  owner sleeps until then, and ``due`` feeds ``Advance(now)`` or the bot's press.
+- **Bots** are :class:`games.engine.snap.bots.Bot` at their level: each sees the spectator view
+  (the same table every seat sees, S5) when the table changes, and plans presses at future times,
+  which the owner feeds when they fall due, as a person's input. Their presses are logged with
+  the bot's level as sender.
+- **Lag** (S33): each seated socket is pinged by the server every ``PING_SECONDS``; the measured
+  round trip is fed as ``RoundTrip`` (logged), and bounds the compensation of that seat's calls.
+  A call carries the ``seq`` its player had on screen and the device's reaction time.
+- **Reveal jitter** (S36): every flip press gets a delay drawn here (``secrets``) in
+  ``[0, reveal_jitter_ms]`` and recorded in the log row.
+- **Frames**: ``observe`` of the seat plus ``live`` (the layer's clock, whether flips are frozen
+  and for how long play is paused) and ``events``: what happened since the previous frame, as
+  plain facts without card names (who called, who won how many cards, a tie, a wrong call and its
+  penalty, a late call, a refused press and why, an auto-flip, who is out).
+
+A Snap act does not answer a version: a call says which state it answers (its ``seq``) and the
+layer judges it on that state; a flip is the press of the seat on turn whatever the player saw.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any, Final
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import dealing
+from games.engine.errors import ActionCode, InvalidAction
+from games.engine.protocol import GameKind, engine_for
+from games.engine.snap.bots import LEVELS, Bot, Press, TableReader
+from games.engine.snap.contract import game_rules
+from games.engine.snap.decks import DECKS
+from games.engine.snap.rules import EmptyFacedown
+from games.engine.snap.timing import (
+    Advance,
+    LiveGame,
+    RoundTrip,
+    TimedCall,
+    TimedFlip,
+    TimedInput,
+    TimingRules,
+    reveal_delay,
+    timed_input_from_dict,
+    timed_input_to_dict,
+)
+from games.models import OnlineGame
+from games.online import services
+from games.online.tables import NOT_YOUR_SEAT, Entry, Refusal, view_frame
+from snapleague.errors import ApplicationError
+
+ENGINE = engine_for(GameKind.SNAP)
+
+PING_SECONDS: Final = 5.0  # how often the server measures a seated socket's round trip (S33)
+MAX_RTT_MS: Final = 10_000  # a longer measured round trip is recorded as this (the bound caps it anyway)
+MAX_PRESSES_PER_WAKE: Final = 500  # a safety net for one wake's loop
+
+# S33 "casual play may raise it to 500"; S36's reveal jitter on, so a flipper cannot time the card.
+CASUAL_TIMING: Final = TimingRules(max_lag_compensation_ms=500, reveal_jitter_ms=100)
+SERIES_TIMING: Final = TimingRules(reveal_jitter_ms=100)
+
+NO_RECYCLE_SHUFFLE = _(
+    "Online Snap cannot shuffle a turned-over pile (a timed-out flip would need a new order nobody "
+    "sent): choose another rule for empty face-down piles."
+)
+
+# The tables the lobby offers: a name and the engine options (rules/snap.md's variants table).
+VARIANTS: Final[dict[str, dict[str, Any]]] = {
+    "classic": {},
+    "double": {"double": True},
+    "slapjack": {"slapjack": True},
+    "speed": {"speed": True},
+    "single_pile": {"single_pile": True},
+    "animals": {"picture": True, "deck": "animals", "match_key": "picture_id"},
+    "shapes": {"picture": True, "deck": "shapes", "match_key": "picture_id"},  # 12 cards: short
+}
+
+
+def feedback(stamped: list[tuple[int, Any]]) -> list[dict[str, Any]]:
+    """What the table shows of the layer's and the engine's events: who did what, never a card
+    (a frame's only card names are the tops its ``observe`` view shows). Flips, recycles and pools
+    are in the view itself; a reaction flagged for review (S37) is not shown."""
+    out: list[dict[str, Any]] = []
+    for at, e in stamped:
+        match e.type:
+            case "call_queued":
+                out.append({"type": "call", "at": at, "seat": e.caller})
+            case "call_refused":
+                out.append({"type": "call_refused", "at": at, "seat": e.caller, "reason": e.reason})
+            case "flip_refused":
+                out.append({"type": "flip_refused", "at": at, "seat": e.seat, "reason": e.reason})
+            case "turn_timeout":
+                out.append({"type": "timeout", "at": at, "seat": e.seat})
+            case "decided":
+                out.append({"type": "decided", "at": at, "seats": list(e.callers), "tie": e.tie})
+            case "capture":
+                out.append({"type": "capture", "at": at, "seat": e.seat, "cards": e.cards})
+            case "tie":
+                out.append({"type": "tie", "at": at, "seats": list(e.callers)})
+            case "wrong_call":
+                out.append({"type": "wrong_call", "at": at, "seat": e.caller, "penalty": e.penalty})
+            case "ignored_call":
+                out.append({"type": "late", "at": at, "seat": e.caller, "reason": e.reason})
+            case "eliminated":
+                out.append({"type": "eliminated", "at": at, "seats": list(e.seats)})
+            case "cap":
+                out.append({"type": "cap", "at": at})
+            case "end":
+                out.append({"type": "end", "at": at, "reason": str(e.reason)})
+    return out
+
+
+def _int(value: Any) -> int:
+    if type(value) is not int:
+        raise InvalidAction(ActionCode.MALFORMED, f"not a whole number: {value!r}")
+    return value
+
+
+class SnapTable:
+    """A Snap game in real time: the timing layer, its timers and the bots (see the module doc)."""
+
+    def __init__(
+        self, game: OnlineGame, rows: list[dict[str, Any]], levels: dict[int, str], rng: random.Random
+    ) -> None:
+        setup = game.setup or {}
+        dealt = ENGINE.new_game(
+            setup["options"], seats=setup["seats"], dealer=setup["dealer"], seed=bytes.fromhex(setup["seed"])
+        )
+        self.engine = ENGINE
+        self.timing = TimingRules(**setup.get("timing", {}))
+        self.live = LiveGame(dealt.rules, dealt.deal, setup["dealer"], self.timing, 0)
+        for row in rows:
+            self.live.feed(timed_input_from_dict(row))
+        self.version = len(rows)
+        assert game.started_at is not None
+        self.origin = game.started_at
+        # Game milliseconds per real millisecond: 1, but for tests that play whole games (a
+        # faster clock changes nothing in the game, whose times are all inputs).
+        self.scale = float(getattr(settings, "ONLINE_SNAP_CLOCK_SCALE", 1.0))
+        self.rng = rng  # the server's draws: reveal delays (recorded in the log)
+        self.levels = levels
+        reader = TableReader(dealt.rules)
+        # The bots' own randomness is not part of the game: their presses are logged as inputs.
+        self.bots = {
+            seat: Bot(seat, LEVELS[level], dealt.rules, random.Random(), reader)
+            for seat, level in levels.items()
+        }
+        self.presses: list[tuple[int, int, Press]] = []
+        self._pressed = 0
+        self._published: tuple[int, int, bool] | None = None
+        self.events: list[dict[str, Any]] = []  # what the next frames tell (the latest batch)
+        self._publish()
+
+    # Reading -----------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self.live.state
+
+    def is_terminal(self) -> bool:
+        return self.live.state.result is not None
+
+    def result(self) -> Any | None:
+        return self.live.state.result
+
+    def frame(self, seat: int | None, *, finished: bool = False) -> dict[str, Any]:
+        live = self.live
+        return view_frame(
+            self.engine,
+            live.state,
+            self.version,
+            seat,
+            finished=finished,
+            live={
+                "now": live.now,
+                "frozen": live.frozen,
+                "paused_ms": max(0, live.resume_at - live.now),
+                "cap_at": self.live.rules.max_game_seconds * 1000,
+            },
+            events=self.events,
+        )
+
+    def now_ms(self, now: datetime) -> int:
+        """The game clock at ``now``: milliseconds since the clock started, never backwards."""
+        return max(self.live.now, int((now - self.origin).total_seconds() * 1000 * self.scale))
+
+    # Inputs ------------------------------------------------------------------------------------
+
+    def act(
+        self, seat: int, user_id: int | None, version: Any, action: Mapping[str, Any], now: datetime
+    ) -> list[Entry]:
+        if ("seat" in action and action["seat"] != seat) or ("caller" in action and action["caller"] != seat):
+            raise Refusal("not_your_seat", NOT_YOUR_SEAT)
+        at = self.now_ms(now)
+        inp: TimedInput
+        match action.get("type"):
+            case "flip":
+                inp = TimedFlip(at, seat, reveal_delay(self.rng.random(), self.timing))
+            case "call":
+                sound = action.get("sound")
+                inp = timed_input_from_dict(
+                    {
+                        "type": "call",
+                        "at": at,
+                        "caller": seat,
+                        "kind": action.get("kind", "snap"),
+                        "claim": action.get("claim"),
+                        "seq": _int(action.get("seq")),
+                        "reaction_ms": _int(action.get("reaction_ms")),
+                        "sound": None if sound is None else _int(sound),
+                    }
+                )
+            case _:
+                raise InvalidAction(ActionCode.MALFORMED, f"not a Snap press: {action!r}")
+        self.events = []
+        return [self._feed(inp, services.Sender(seat, user_id), now)]
+
+    def round_trip(self, seat: int, user_id: int | None, rtt_ms: int, now: datetime) -> list[Entry]:
+        if self.is_terminal():
+            return []
+        self.events = []
+        inp = RoundTrip(self.now_ms(now), seat, max(0, min(rtt_ms, MAX_RTT_MS)))
+        return [self._feed(inp, services.Sender(seat, user_id), now)]
+
+    def wake_in(self, now: datetime) -> float | None:
+        if self.is_terminal():
+            return None
+        due = self.live.next_due()
+        if self.presses and (due is None or self.presses[0][0] < due):
+            due = self.presses[0][0]
+        if due is None:
+            return None
+        return max(0.0, (due - self.now_ms(now)) / 1000 / self.scale)
+
+    async def due(self, now: datetime) -> list[Entry]:
+        """Feed what is due at ``now``: the layer's timers (one ``Advance``) and the bots' presses,
+        in time order; a timer and a press due at the same moment: the press first (as the
+        layer orders an input before its own timers)."""
+        at = self.now_ms(now)
+        self.events = []
+        entries: list[Entry] = []
+        for _round in range(MAX_PRESSES_PER_WAKE):
+            if self.is_terminal():
+                break
+            timer = self.live.next_due()
+            press = self.presses[0][0] if self.presses else None
+            if press is not None and press <= at and (timer is None or press <= timer):
+                _at, _n, p = heapq.heappop(self.presses)
+                if not self.live.state.active[p.seat]:
+                    continue
+                entry = self._feed(
+                    self._bot_input(p, at), services.Sender(p.seat, None, self.levels[p.seat]), now
+                )
+            elif timer is not None and timer <= at:
+                entry = self._feed(Advance(at), services.Sender(None), now)
+            else:
+                break
+            entries.append(entry)
+        return entries
+
+    def _bot_input(self, press: Press, at: int) -> TimedInput:
+        if press.call is None:
+            return TimedFlip(at, press.seat, reveal_delay(self.rng.random(), self.timing))
+        kind, claim, seq, reaction = press.call
+        return TimedCall(at, press.seat, kind, claim, seq, reaction)
+
+    def _feed(self, inp: TimedInput, sender: services.Sender, now: datetime) -> Entry:
+        """Feed one input (the layer raises, changing nothing, on an input it cannot take)."""
+        stamped = self.live.feed(inp)
+        self.version += 1
+        self.events.extend(feedback(stamped))
+        self._publish()
+        return Entry(
+            self.version,
+            timed_input_to_dict(inp),
+            sender,
+            now,
+            [{"at": at, **event.to_dict()} for at, event in stamped],
+        )
+
+    def _publish(self) -> None:
+        """Show the bots a new table (a new state, or a decision pending or taken), as a client is
+        shown it; they plan their presses."""
+        live = self.live
+        key = (live.state.seq, live.resume_at, live.frozen)
+        if key == self._published or not self.bots or self.is_terminal():
+            return
+        self._published = key
+        view = live.view(None)
+        resume_at = None if live.frozen else live.resume_at
+        for seat, bot in self.bots.items():
+            if live.state.active[seat] and bot.wants(view):
+                for press in bot.on_view(view, live.now, resume_at):
+                    self._pressed += 1
+                    heapq.heappush(self.presses, (press.at, self._pressed, press))
+
+
+class SnapOnline:
+    """Snap's online play (games/online/tables.py ``GameOnline``)."""
+
+    kind = GameKind.SNAP
+    bot_levels: tuple[str, ...] = tuple(LEVELS)
+    default_level = "casual"
+    ping_seconds: float | None = PING_SECONDS
+
+    def variants(self) -> dict[str, dict[str, Any]]:
+        return {name: {"profile": "classic", **options} for name, options in VARIANTS.items()}
+
+    def check_table(self, options: Mapping[str, Any], seats: int) -> None:
+        rules = game_rules(options)
+        if rules.empty_facedown is EmptyFacedown.RECYCLE_SHUFFLE and not rules.single_pile:
+            raise ApplicationError(code="rules_invalid", message=NO_RECYCLE_SHUFFLE)
+
+    def setup_extra(self, game: OnlineGame) -> dict[str, Any]:
+        return {"timing": asdict(SERIES_TIMING if game.series_id else CASUAL_TIMING)}
+
+    def deck_orders(self, game: OnlineGame, seed: bytes) -> list[tuple[int, list[str]]]:
+        """A Snap game has one deal: the deck shuffled with the deal seed (games/engine/snap/contract.py)."""
+        deck = DECKS[game_rules(game.options).deck].cards
+        return [(1, list(dealing.shuffled(deck, seed, b"deal")))]
+
+    def load(self, game: OnlineGame) -> SnapTable:
+        if game.status == OnlineGame.Status.PLAYING and game.version == 0:
+            # The clock starts when the first owner does (a page is open): nobody's turn times out
+            # while the players are still loading the table. Nothing is logged yet to re-time.
+            game.started_at = timezone.now()
+            OnlineGame.objects.filter(pk=game.pk, version=0).update(started_at=game.started_at)
+        rows = list(game.log.order_by("seq").values_list("action", flat=True))
+        levels = {s.number: s.bot_level for s in game.seats.all() if s.bot_level}
+        return SnapTable(game, rows, levels, secrets.SystemRandom())

@@ -1,0 +1,557 @@
+"""The permission matrix (issue 16): every route × the methods it answers × six roles, each
+expected status in one table (``MATRIX``).
+
+Roles, in the table's column order:
+  anon                 nobody signed in
+  player               a player with an account, seated in the running tournament's series
+  referee_here         a referee of the tournament the row is about (the running one and the draft)
+  referee_elsewhere    a referee of another tournament of the same club
+  organiser_here       an organiser (staff) of the tournament's club
+  organiser_elsewhere  an organiser (staff) of another club
+
+Reading the statuses: 200/201 done; 302 a redirect (for ``anon`` on a page that needs a login it is
+the login page, which the test checks; for a signed-in role it is never a login page); 400 a bad
+body (a role that is allowed gets it for a body the test sends on purpose); 403 refused; 404 not
+found, which is also what someone who may not see a draft gets (a draft's existence is not told);
+405 the route does not answer the method; 409 a conflict with the state (e.g. a round already out).
+
+Beyond the status, each cell checks that a refused write (403/404, or the login page) is refused
+the same way with an empty body (the role is decided before the body is read; docs/web.md, "Who
+sees what", names the three API writes that cannot), and that a signed-in role's 302 carries an
+error message exactly where the row says ``not_done``.
+
+A new route without a row fails ``test_every_route_has_rows_and_every_row_a_route``; a method a
+route answers without a row fails it too (every other method must be a 405).
+
+The world is built once for the module; every request runs in a savepoint rolled back after it, so
+a write in one cell never shows in another (the cells are independent and deterministic).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.messages import get_messages
+from django.db import transaction
+from django.http import HttpResponse
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from games.engine.protocol import GameKind
+from games.online.services import table_create
+from snapleague.users import Account
+from tests.conftest import record_result, snapszer_win
+from tournaments import stages
+from tournaments.models import Club, Player, Series, Stage, Tournament
+from tournaments.services import tournament_players_add
+
+ROLES = ("anon", "player", "referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+@dataclass(frozen=True)
+class Row:
+    route: str  # the URL name, with its namespace
+    method: str
+    on: str  # which objects fill the route's parameters: a key of World.targets
+    statuses: tuple[int, int, int, int, int, int]  # in the order of ROLES
+    # The roles whose 302 is "not done": sent back with an error message (a page form's refusal
+    # or conflict). Every other signed-in 302 must carry no error message.
+    not_done: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return self.route if self.on == "running" else f"{self.route}[{self.on}]"
+
+
+def r(route: str, method: str, *statuses: int, on: str = "running", not_done: tuple[str, ...] = ()) -> Row:
+    assert len(statuses) == len(ROLES), route
+    assert set(not_done) <= set(ROLES) - {"anon"}, route
+    return Row(route, method, on, statuses, not_done)  # type: ignore[arg-type]
+
+
+# ``on``: "running" the public, running Snapszer tournament (its round robin stage, the series of
+# the player with game 1 recorded); "draft" a draft tournament of the same club with a stage and no
+# round (seen only by its club's organisers and its referees); "swiss", "knockout" its Swiss and
+# single elimination stages; "fresh" a series with no game yet; "online" a series of its stage
+# played online, the player seated; "reset" a password reset link that is not valid.
+# fmt: off
+MATRIX: list[Row] = [
+    # A 302 for anon is the login page (checked), but where REDIRECTS_ANYONE says otherwise.
+    #   route                                    method    anon player ref  ref_x org  org_x
+    # --- site -----------------------------------------------------------------------------------
+    r("home",                                    "GET",    200, 200, 200, 200, 200, 200),
+    r("healthz",                                 "GET",    200, 200, 200, 200, 200, 200),
+    # 302: the admin's own login page (staff only); organisers are staff and see their club's rows.
+    r("admin:index",                             "GET",    302, 302, 302, 302, 200, 200),
+    # --- accounts (django.contrib.auth.urls) ------------------------------------------------------
+    r("login",                                   "GET",    200, 200, 200, 200, 200, 200),
+    r("login",                                   "POST",   200, 200, 200, 200, 200, 200),  # no credentials: the form again
+    r("login",                                   "PUT",    200, 200, 200, 200, 200, 200),  # FormView: PUT as POST, no form read
+    r("logout",                                  "POST",   302, 302, 302, 302, 302, 302),  # to "/", for anyone
+    r("password_change",                         "GET",    302, 200, 200, 200, 200, 200),
+    r("password_change",                         "POST",   302, 200, 200, 200, 200, 200),  # empty: the form again
+    r("password_change",                         "PUT",    302, 200, 200, 200, 200, 200),
+    r("password_change_done",                    "GET",    302, 200, 200, 200, 200, 200),
+    r("password_reset",                          "GET",    200, 200, 200, 200, 200, 200),
+    r("password_reset",                          "POST",   302, 302, 302, 302, 302, 302),  # to "done", told or not
+    r("password_reset",                          "PUT",    200, 200, 200, 200, 200, 200),  # Django reads no PUT form: the form again
+    r("password_reset_done",                     "GET",    200, 200, 200, 200, 200, 200),
+    r("password_reset_confirm",                  "GET",    200, 200, 200, 200, 200, 200, on="reset"),
+    # A link that is not valid: "this link is not valid" in answer to any method (Django's view).
+    r("password_reset_confirm",                  "POST",   200, 200, 200, 200, 200, 200, on="reset"),
+    r("password_reset_confirm",                  "PUT",    200, 200, 200, 200, 200, 200, on="reset"),
+    r("password_reset_confirm",                  "PATCH",  200, 200, 200, 200, 200, 200, on="reset"),
+    r("password_reset_confirm",                  "DELETE", 200, 200, 200, 200, 200, 200, on="reset"),
+    r("password_reset_complete",                 "GET",    200, 200, 200, 200, 200, 200),
+    # --- online play (/play/) ----------------------------------------------------------------------
+    r("games:lobby",                             "GET",    200, 200, 200, 200, 200, 200),
+    r("games:new",                               "POST",   302, 302, 302, 302, 302, 302),  # to the new table
+    r("games:join",                              "GET",    302, 302, 302, 302, 302, 302),  # to the table, seated
+    r("games:table",                             "GET",    200, 200, 200, 200, 200, 200),
+    # The table's creator (the player) fills it with bots; anyone else back to the table, told why.
+    r("games:fill",                              "POST",   302, 302, 302, 302, 302, 302,
+      not_done=("referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")),
+    r("games:verify",                            "GET",    200, 200, 200, 200, 200, 200),
+    # The player to the new table; anyone else back to the series, told only its players may.
+    r("games:series_play",                       "POST",   302, 302, 302, 302, 302, 302, on="online",
+      not_done=("referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")),
+    # --- clubs, tournaments ------------------------------------------------------------------------
+    r("tournaments:club",                        "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:tournament-create",           "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:tournament",                  "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:tournament",                  "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:audit",                       "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:audit",                       "GET",    302, 404, 403, 404, 200, 404, on="draft"),
+    r("tournaments:players-add",                 "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:players-add",                 "POST",   302, 404, 403, 404, 302, 404, on="draft"),
+    r("tournaments:referee-add",                 "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:referee-add",                 "POST",   302, 404, 403, 404, 302, 404, on="draft"),
+    r("tournaments:stage-create",                "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:stage-create",                "POST",   302, 404, 403, 404, 302, 404, on="draft"),
+    # --- stages ------------------------------------------------------------------------------------
+    r("tournaments:stage",                       "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:stage",                       "GET",    200, 200, 200, 200, 200, 200, on="swiss"),
+    r("tournaments:stage",                       "GET",    200, 200, 200, 200, 200, 200, on="knockout"),
+    r("tournaments:stage",                       "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:stage-body",                  "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:stage-body",                  "GET",    200, 200, 200, 200, 200, 200, on="knockout"),
+    r("tournaments:stage-body",                  "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:stage-preview",               "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:stage-preview",               "GET",    302, 404, 403, 404, 200, 404, on="draft"),
+    # The round robin has every round out already: the organiser is sent back, told nothing is due.
+    r("tournaments:rounds-generate",             "POST",   302, 403, 403, 403, 302, 403, not_done=("organiser_here",)),
+    r("tournaments:rounds-generate",             "POST",   302, 404, 403, 404, 302, 404, on="draft"),
+    r("tournaments:round",                       "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:round",                       "GET",    200, 200, 200, 200, 200, 200, on="swiss"),
+    r("tournaments:round",                       "GET",    200, 200, 200, 200, 200, 200, on="knockout"),
+    r("tournaments:stage-withdraw",              "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:stage-withdraw",              "POST",   302, 404, 403, 404, 400, 404, on="draft"),  # the form offers the drawn only
+    r("tournaments:stage-online",                "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:stage-online",                "POST",   302, 404, 403, 404, 302, 404, on="draft"),
+    r("tournaments:standings",                   "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:standings",                   "GET",    200, 200, 200, 200, 200, 200, on="swiss"),
+    r("tournaments:standings",                   "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:standings-table",             "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:standings-table",             "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:stage-version",               "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:stage-version",               "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    # --- series, results ---------------------------------------------------------------------------
+    r("tournaments:series",                      "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:series-games",                "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:series-version",              "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:record",                      "GET",    302, 403, 200, 403, 200, 403),
+    r("tournaments:record",                      "POST",   302, 403, 302, 403, 302, 403),  # game 2, valid
+    r("tournaments:forfeit",                     "POST",   302, 403, 403, 403, 302, 403, on="fresh"),
+    r("tournaments:correct",                     "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:correct",                     "POST",   302, 403, 403, 403, 302, 403),  # game 1, with a reason
+    r("tournaments:player",                      "GET",    200, 200, 200, 200, 200, 200),
+    # --- the API (/api/): a write by someone not signed in is a 403 (session authentication) --------
+    r("tournaments_api:club-list",               "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:club-detail",             "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:player-list",             "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:player-list",             "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:player-detail",           "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:tournament-list",         "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:tournament-list",         "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:tournament-detail",       "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:tournament-detail",       "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments_api:tournament-players-add",  "POST",   403, 403, 403, 403, 200, 403),
+    r("tournaments_api:tournament-players-add",  "POST",   403, 404, 403, 404, 200, 404, on="draft"),
+    r("tournaments_api:stage-list",              "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:stage-list",              "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:stage-list",              "POST",   403, 404, 403, 404, 201, 404, on="draft"),
+    r("tournaments_api:stage-detail",            "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:stage-detail",            "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments_api:stage-rounds-publish",    "POST",   403, 403, 403, 403, 409, 403),
+    r("tournaments_api:stage-rounds-publish",    "POST",   403, 404, 403, 404, 201, 404, on="draft"),
+    r("tournaments_api:stage-preview",           "GET",    403, 403, 403, 403, 200, 403),
+    r("tournaments_api:stage-preview",           "GET",    404, 404, 403, 404, 200, 404, on="draft"),
+    r("tournaments_api:stage-withdrawals",       "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:stage-withdrawals",       "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments_api:stage-withdrawals",       "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:stage-withdrawals",       "POST",   403, 404, 403, 404, 201, 404, on="draft"),  # before the draw, too
+    r("tournaments_api:stage-bracket",           "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:stage-bracket",           "GET",    200, 200, 200, 200, 200, 200, on="knockout"),
+    r("tournaments_api:stage-bracket",           "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments_api:stage-standings",         "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:stage-standings",         "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments_api:round-list",              "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:series-list",             "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:series-detail",           "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:result-create",           "POST",   403, 403, 201, 403, 201, 403),  # game 2, valid
+    r("tournaments_api:series-forfeit",          "POST",   403, 403, 403, 403, 201, 403, on="fresh"),
+    r("tournaments_api:game-list",               "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:result-list",             "GET",    200, 200, 200, 200, 200, 200),
+    r("schema",                                  "GET",    200, 200, 200, 200, 200, 200),
+    r("api-docs",                                "GET",    200, 200, 200, 200, 200, 200),
+    r("api-redoc",                               "GET",    200, 200, 200, 200, 200, 200),
+]
+# fmt: on
+
+# Routes whose 302 goes somewhere else than a login page even for someone not signed in.
+REDIRECTS_ANYONE = {"logout", "password_reset"}
+
+# A refusal does not depend on the body: each refused write is sent again with an empty body and
+# must get the same answer. But for these API routes, whose club or tournament is named in the
+# body: the body is read first, so a bad one is a 400 for anyone signed in.
+BODY_NAMES_THE_TARGET = {
+    "tournaments_api:player-list",
+    "tournaments_api:tournament-list",
+    "tournaments_api:stage-list",
+}
+
+
+# --- The routes, from Django's resolver -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str
+    pattern: str
+
+
+def _skipped(prefix: str, pattern: URLPattern | URLResolver) -> bool:
+    """What the matrix leaves out, and why:
+    - the admin's own pages under /admin/ (Django's admin checks ``is_staff`` and the model admins
+      scope organisers to their clubs, tests/tournaments/test_admin.py): ``/admin/`` itself stays,
+      as one row (``admin:index``), so that the admin's door is in the table;
+    - static and media files (``django.views.static.serve``, only when DEBUG): files, no permission.
+    """
+    if prefix.startswith("admin/") and not (isinstance(pattern, URLPattern) and pattern.name == "index"):
+        return True
+    callback = getattr(pattern, "callback", None)
+    return getattr(callback, "__module__", "") == "django.views.static"
+
+
+@functools.cache
+def resolver_routes() -> tuple[Route, ...]:
+    """Every route the resolver knows (walking into each include), but those ``_skipped`` says."""
+    found: list[Route] = []
+
+    def walk(patterns: list[Any], prefix: str, namespace: str) -> None:
+        for pattern in patterns:
+            here = prefix + str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+                walk(pattern.url_patterns, here, inner)
+            elif not _skipped(here, pattern):
+                found.append(Route(f"{namespace}{pattern.name}" if pattern.name else here, here))
+
+    walk(get_resolver().url_patterns, "", "")
+    return tuple(found)
+
+
+# --- The world ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class World:
+    users: dict[str, Account | None]
+    sessions: dict[str, str]  # role -> session key (signed in once, for the whole module)
+    targets: dict[str, dict[str, Any]]  # ``on`` -> the routes' URL parameters
+    bodies: dict[tuple[str, str], dict[str, Any]]  # (route, on) -> the body of a write
+    # One client for every request: a new one loads the middleware again, and WhiteNoise's scans
+    # the static files (two thirds of the time). Its cookies are set anew for each request.
+    client: Client
+
+
+def _account(username: str, **extra: Any) -> Account:
+    user = get_user_model().objects.create(username=username, **extra)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+def _series_of(stage: Stage, player: Player) -> Series:
+    """The first series ``player`` plays in ``stage``."""
+    found = Series.objects.filter(stage=stage, seats__player=player, walkover=False).order_by("round__number")
+    series = found.first()
+    assert series is not None
+    return series
+
+
+def _build() -> World:
+    users: dict[str, Account | None] = {
+        "anon": None,
+        "player": _account("anna"),
+        "referee_here": _account("referee"),
+        "referee_elsewhere": _account("other-referee"),
+        "organiser_here": _account("organiser", is_staff=True),
+        "organiser_elsewhere": _account("other-organiser", is_staff=True),
+    }
+    organiser = users["organiser_here"]
+    club = Club.objects.create(name="Hatvan Card Club", slug="hatvan")
+    club.organisers.add(organiser)
+    Club.objects.create(name="Győr Card Club", slug="gyor").organisers.add(users["organiser_elsewhere"])
+    # Every entrant has an account, so that a series can be played online.
+    anna, bence, csilla, daniel = (
+        Player.objects.create(club=club, name=name, user=account)
+        for name, account in [
+            ("Anna", users["player"]),
+            ("Bence", _account("bence")),
+            ("Csilla", _account("csilla")),
+            ("Dániel", _account("daniel")),
+        ]
+    )
+    newcomer = Player.objects.create(club=club, name="Zoltán")  # in the club, entered nowhere
+
+    def tournament(name: str, referee: Account | None) -> Tournament:
+        made = Tournament.objects.create(
+            club=club, name=name, game=GameKind.SNAPSZER, rules_profile="snapszer"
+        )
+        made.referees.add(referee)
+        tournament_players_add(user=organiser, tournament=made, players=[anna, bence, csilla, daniel])
+        return made
+
+    def stage(of: Tournament, name: str, fmt: str, *, publish: bool = True, **extra: Any) -> Stage:
+        made = stages.stage_create(user=organiser, tournament=of, name=name, format=fmt, **extra)
+        if publish:
+            stages.stage_round_publish(user=organiser, stage_id=made.pk)
+        return made
+
+    running = tournament("Spring League", users["referee_here"])
+    league = stage(running, "League", "round_robin")
+    swiss = stage(running, "Swiss", "swiss")
+    knockout = stage(running, "Cup", "single_elimination")
+    online = stage(running, "Online", "round_robin", online_play=True)
+    played = _series_of(league, anna)
+    opponent = next(s.player for s in played.seats.all() if s.player_id != anna.pk)
+    record_result(
+        user=users["referee_here"], series_id=played.pk, game_number=1, result=snapszer_win(opponent, anna)
+    )
+    fresh = (
+        Series.objects.filter(stage=league, games__isnull=True, walkover=False).exclude(pk=played.pk).first()
+    )
+    assert fresh is not None
+    draft = tournament("Autumn Cup", users["referee_here"])
+    draft_stage = stage(draft, "League", "round_robin", publish=False)
+    tournament("Winter Cup", users["referee_elsewhere"])  # referee_elsewhere's (a draft)
+    casual = table_create(
+        user=users["player"], kind=GameKind.SNAPSZER, options={"profile": "snapszer"}, seats=2
+    )
+
+    base = {
+        "slug": club.slug,
+        "club_id": club.pk,
+        "tournament_id": running.pk,
+        "stage_id": league.pk,
+        "number": 1,
+        "series_id": played.pk,
+        "game_number": 1,
+        "player_id": anna.pk,
+        "game_id": casual.pk,
+        "token": casual.invite_token,
+    }
+    targets = {
+        "running": base,
+        "draft": {**base, "tournament_id": draft.pk, "stage_id": draft_stage.pk},
+        "swiss": {**base, "stage_id": swiss.pk},
+        "knockout": {**base, "stage_id": knockout.pk},
+        "fresh": {**base, "series_id": fresh.pk},
+        "online": {**base, "series_id": _series_of(online, anna).pk},
+        "reset": {"uidb64": "MQ", "token": "not-a-token"},
+    }
+    fresh_away = fresh.seats.order_by("seat").first().player_id  # type: ignore[union-attr]
+    won_game_2 = snapszer_win(anna, opponent)
+    bodies: dict[tuple[str, str], dict[str, Any]] = {
+        ("login", "running"): {},
+        ("password_change", "running"): {},
+        ("password_reset", "running"): {"email": "nobody@example.com"},
+        ("password_reset_confirm", "reset"): {},
+        ("games:new", "running"): {"profile": "snapszer", "opponent": "bot", "level": "casual"},
+        ("tournaments:tournament-create", "running"): {
+            "name": "Summer Cup",
+            "game": "snapszer",
+            "series_format": "best_of_3",
+        },
+        ("tournaments:players-add", "running"): {"players": [newcomer.pk]},
+        ("tournaments:players-add", "draft"): {"players": [newcomer.pk]},
+        ("tournaments:referee-add", "running"): {"username": "other-referee"},
+        ("tournaments:referee-add", "draft"): {"username": "other-referee"},
+        ("tournaments:stage-create", "running"): {"name": "Extra", "format": "round_robin"},
+        ("tournaments:stage-create", "draft"): {"name": "Extra", "format": "round_robin"},
+        ("tournaments:stage-withdraw", "running"): {"player": daniel.pk, "reason": "went home"},
+        ("tournaments:stage-withdraw", "draft"): {"player": daniel.pk, "reason": "went home"},
+        ("tournaments:stage-online", "running"): {"online": "1"},
+        ("tournaments:stage-online", "draft"): {"online": "1"},
+        ("tournaments:record", "running"): {
+            "game": 2,
+            "expected_version": 0,
+            "client_key": "matrix-2",
+            "mode": "score",
+            f"score_{anna.pk}": 7,
+            f"score_{opponent.pk}": 3,
+            "pot_carried": 0,
+        },
+        ("tournaments:forfeit", "fresh"): {"players": [fresh_away], "reason": "did not come"},
+        ("tournaments:correct", "running"): {
+            "game": 1,
+            "expected_version": 1,
+            "client_key": "matrix-c",
+            "mode": "score",
+            "reason": "typo",
+            f"score_{anna.pk}": 7,
+            f"score_{opponent.pk}": 3,
+            "pot_carried": 0,
+        },
+        ("tournaments_api:player-list", "running"): {"club": club.pk, "name": "Viktor"},
+        ("tournaments_api:tournament-list", "running"): {
+            "club": club.pk,
+            "name": "Summer Cup",
+            "game": "snap",
+        },
+        ("tournaments_api:tournament-players-add", "running"): {"players": [newcomer.pk]},
+        ("tournaments_api:tournament-players-add", "draft"): {"players": [newcomer.pk]},
+        ("tournaments_api:stage-list", "running"): {
+            "tournament": running.pk,
+            "name": "Extra",
+            "format": "round_robin",
+        },
+        ("tournaments_api:stage-list", "draft"): {
+            "tournament": draft.pk,
+            "name": "Extra",
+            "format": "round_robin",
+        },
+        ("tournaments_api:stage-rounds-publish", "running"): {},
+        ("tournaments_api:stage-rounds-publish", "draft"): {},
+        ("tournaments_api:stage-withdrawals", "running"): {"player": daniel.pk, "reason": "went home"},
+        ("tournaments_api:stage-withdrawals", "draft"): {"player": daniel.pk, "reason": "went home"},
+        ("tournaments_api:result-create", "running"): {"game": 2, "result": won_game_2},
+        ("tournaments_api:series-forfeit", "fresh"): {"players": [fresh_away], "reason": "did not come"},
+    }
+    sessions = {}
+    for role, user in users.items():
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            sessions[role] = client.session.session_key
+    return World(users=users, sessions=sessions, targets=targets, bodies=bodies, client=Client())
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """Built once, in a transaction rolled back when the module is done."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield _build()
+        transaction.set_rollback(True)
+
+
+# Each test runs in a savepoint of its own (pytest-django's test transaction, inside the module's),
+# rolled back after it.
+pytestmark = pytest.mark.django_db
+
+
+def send(
+    world: World, role: str, route: str, method: str, on: str, *, body: dict[str, Any] | None = None
+) -> HttpResponse:
+    client = world.client
+    client.cookies = SimpleCookie()
+    if role != "anon":
+        client.cookies[settings.SESSION_COOKIE_NAME] = world.sessions[role]
+    target = world.targets[on]
+    pattern = next(r.pattern for r in resolver_routes() if r.name == route)
+    kwargs = {
+        name: value for name, value in target.items() if f"<{name}>" in pattern or f":{name}>" in pattern
+    }
+    url = reverse(route, kwargs=kwargs)
+    if body is None:
+        body = world.bodies.get((route, on), {})
+    call: Callable[..., HttpResponse] = getattr(client, method.lower())
+    if method == "GET":
+        return call(url)
+    if url.startswith("/api/"):
+        return call(url, body, content_type="application/json")
+    if method == "POST":
+        return call(url, body)
+    return call(url)
+
+
+LOGIN_PAGES = {"/accounts/login/", "/admin/login/"}
+
+
+@pytest.mark.parametrize(
+    ("row", "role"),
+    [pytest.param(row, role, id=f"{row.id}-{row.method}-{role}") for row in MATRIX for role in ROLES],
+)
+def test_permission_matrix(world: World, row: Row, role: str) -> None:
+    expected = row.statuses[ROLES.index(role)]
+    response = send(world, role, row.route, row.method, row.on)
+    assert response.status_code == expected, (
+        f"{row.method} {row.id} as {role}: {response.status_code}, the table says {expected}"
+    )
+    refused = expected in (403, 404) or (
+        role == "anon" and expected == 302 and row.route not in REDIRECTS_ANYONE
+    )
+    if row.method != "GET" and refused and (role == "anon" or row.route not in BODY_NAMES_THE_TARGET):
+        empty = send(world, role, row.route, row.method, row.on, body={})
+        assert empty.status_code == expected, (
+            f"{row.method} {row.id} as {role} with an empty body: {empty.status_code}, refused with "
+            f"{expected} with a good one"
+        )
+    if response.status_code == 302:
+        to_login = urlsplit(response["Location"]).path in LOGIN_PAGES
+        # A signed-in role sent to a login page is a refusal in disguise, but for the admin's door.
+        should = row.route not in REDIRECTS_ANYONE and (role == "anon" or row.route == "admin:index")
+        assert to_login == should, f"{row.method} {row.id} as {role} went to {response['Location']}"
+        if role != "anon":
+            told = [str(m) for m in get_messages(response.wsgi_request) if m.level == messages.ERROR]
+            assert bool(told) == (role in row.not_done), f"{row.method} {row.id} as {role}: {told}"
+
+
+def test_every_route_has_rows_and_every_row_a_route(world: World) -> None:
+    """A route without a row, or a row without a route, fails; so does a method a route answers
+    that the table does not list (as the club's organiser, every other method is a 405)."""
+    names = [route.name for route in resolver_routes()]
+    assert len(names) == len(set(names)), "two routes of one name: the table could not tell them apart"
+    routes = set(names)
+    in_table = {row.route for row in MATRIX}
+    assert routes - in_table == set(), "routes without a row in MATRIX"
+    assert in_table - routes == set(), "rows of routes that do not exist"
+    listed: dict[str, set[str]] = {}
+    first_on: dict[str, str] = {}
+    for row in MATRIX:
+        listed.setdefault(row.route, set()).add(row.method)
+        first_on.setdefault(row.route, row.on)
+    answered = []
+    for route in sorted(routes):
+        if route == "admin:index":
+            continue  # Django's admin index answers any method (its own view)
+        for method in METHODS:
+            if method in listed[route]:
+                continue
+            with transaction.atomic():
+                status = send(world, "organiser_here", route, method, first_on[route]).status_code
+                transaction.set_rollback(True)
+            if status != 405:
+                answered.append(f"{method} {route}: {status}")
+    assert answered == [], "methods answered without a row in MATRIX:\n" + "\n".join(answered)
