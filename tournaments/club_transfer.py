@@ -2,8 +2,10 @@
 
 What a file holds: the club, its players, tournaments (entries, referees), stages, rounds, series
 (seats, bracket slots, withdrawals, forfeits), games and every result version, the stored
-standings, and the online games of its series (seats, log, snapshots; not the owner's lease, which
-is a running process's). People are carried **by username** (name, e-mail, password hash, active),
+standings, the tournaments' audit log, and the online games of its series (seats, log, snapshots;
+not the owner's lease, which is a running process's). Not its open organiser invitations: their
+links are signed with the exporting install's ``SECRET_KEY`` and mean nothing elsewhere; nor
+sign-in entries of the audit log, which belong to no club. People are carried **by username** (name, e-mail, password hash, active),
 never as staff or superusers: an account that exists already in the install is used as it is.
 
 **Ids are kept.** Results, series, stages and standings refer to players by id inside their JSON
@@ -32,6 +34,7 @@ from django.utils.translation import gettext as _
 from games.models import GameLogEntry, GameSnapshot, OnlineGame, OnlineSeat
 from snapleague.errors import ApplicationError
 from tournaments.models import (
+    AuditEntry,
     BracketSlot,
     Club,
     Entry,
@@ -90,6 +93,7 @@ def _club_querysets(club: Club) -> list[models.QuerySet[Any]]:
         Game.objects.filter(series__in=series),
         GameResult.objects.filter(game__series__in=series),
         StandingRow.objects.filter(stage__tournament__club=club),
+        AuditEntry.objects.filter(tournament__club=club),
     ]
 
 
@@ -108,6 +112,7 @@ def _users_of(club: Club) -> list[Any]:
         online.values_list("created_by_id", flat=True),
         OnlineSeat.objects.filter(game__in=online).values_list("user_id", flat=True),
         GameLogEntry.objects.filter(game__in=online).values_list("user_id", flat=True),
+        AuditEntry.objects.filter(tournament__club=club).values_list("user_id", flat=True),
     ]
     ids = {pk for values in named for pk in values if pk is not None}
     return list(get_user_model().objects.filter(pk__in=ids).order_by("username"))
@@ -232,6 +237,7 @@ _MODELS: tuple[type[models.Model], ...] = (
     Game,
     GameResult,
     StandingRow,
+    AuditEntry,
 )
 
 

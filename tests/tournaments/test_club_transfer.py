@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from tournaments.models import Club, GameResult, Player, Series, Stage, StandingRow
+from tournaments.models import AuditEntry, Club, GameResult, Player, Series, Stage, StandingRow
 
 pytestmark = pytest.mark.django_db
 
@@ -47,6 +47,15 @@ def _picture(club: Club) -> dict[str, Any]:
             for s in Series.objects.filter(stage__tournament__club=club)
         ),
         "results": GameResult.objects.filter(game__series__stage__tournament__club=club).count(),
+        "audit": sorted(
+            (
+                e.action,
+                e.user.username if e.user else "",
+                e.series.key if e.series else "",
+                json.dumps(e.detail, sort_keys=True),
+            )
+            for e in AuditEntry.objects.filter(tournament__club=club)
+        ),
     }
 
 
@@ -60,6 +69,7 @@ def _wipe(club: Club) -> None:
 def test_export_wipe_import_gives_the_same_club_and_standings(demo: Club, tmp_path: Path) -> None:
     before = _picture(demo)
     assert before["results"] > 10 and any(rows for *_v, rows in before["standings"].values())
+    assert len(before["audit"]) >= before["results"]  # every result write is in the audit log
     file = tmp_path / "demo.json"
     call_command("club_export", "demo", output=str(file))
     _wipe(demo)
