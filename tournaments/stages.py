@@ -379,7 +379,7 @@ def _publish(
         before=stage.results_version - 1,
         after=stage.results_version,
         rounds=[r.number for r in due],
-        series=sum(len(r.series) for r in due),
+        series_count=sum(len(r.series) for r in due),  # not `series`: that is the entry's series (an id)
     )
     update = ["status"]
     if not stage.entrants:

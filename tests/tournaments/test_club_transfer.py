@@ -51,7 +51,7 @@ def _picture(club: Club) -> dict[str, Any]:
             (
                 e.action,
                 e.user.username if e.user else "",
-                e.series.key if e.series else "",
+                e.series_id or 0,
                 json.dumps(e.detail, sort_keys=True),
             )
             for e in AuditEntry.objects.filter(tournament__club=club)
