@@ -13,7 +13,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from snapleague.errors import ApplicationError
+from snapleague.errors import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, ApplicationError, is_unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +50,20 @@ def error_body(
     return {"code": code, "message": message, "fields": fields or {}, "extra": extra or {}}
 
 
+def unavailable_response() -> Response:
+    """503 with Retry-After: the database or the broker is not answering (docs/reliability.md)."""
+    response = Response(
+        error_body("unavailable", str(UNAVAILABLE_MESSAGE), extra={"retry_after_s": RETRY_AFTER_SECONDS}),
+        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+    )
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if is_unavailable(exc):
+        logger.warning("answering 503: %s: %s", type(exc).__name__, exc)
+        return unavailable_response()
     if isinstance(exc, ApplicationError):
         fields = {name: [str(m) for m in messages] for name, messages in exc.fields.items()}
         response = Response(error_body(exc.code, str(exc.message), fields, exc.extra), status=exc.status)

@@ -1,14 +1,32 @@
 """The Celery application. Configuration comes from Django settings (``CELERY_*``)."""
 
+import logging
 import os
+from typing import Any
 
 from celery import Celery
+from kombu.exceptions import OperationalError as BrokerError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snapleague.settings")
 
 app = Celery("snapleague")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+logger = logging.getLogger(__name__)
+
+
+def enqueue(task: Any, *args: Any) -> bool:
+    """Send ``task(*args)`` to the broker after a commit; ``False`` (logged) when the broker does not
+    answer. What was committed stays committed and the request succeeds: the beat reconciler
+    (``standings_reconcile_task``) finds every stage whose standings lag or whose round is due and
+    sends the work again once the broker is back (docs/reliability.md)."""
+    try:
+        task.delay(*args)
+    except BrokerError as exc:
+        logger.warning("broker unavailable, %s(%s) left to the reconciler: %s", task.name, args, exc)
+        return False
+    return True
 
 
 @app.on_after_finalize.connect

@@ -289,7 +289,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "polling_interval": 0.05,
     }
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # A Redis that does not answer fails a publish within seconds (the request still succeeds and the
+    # reconciler sends the work later: snapleague.celery.enqueue) instead of hanging the request.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 3}
 CELERY_TASK_IGNORE_RESULT = True  # tasks write their results to the database
 CELERY_TASK_ALWAYS_EAGER = get_bool_from_env("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for another: tasks are idempotent

@@ -379,7 +379,7 @@ def _publish(
         before=stage.results_version - 1,
         after=stage.results_version,
         rounds=[r.number for r in due],
-        series_count=sum(len(r.series) for r in due),
+        series_count=sum(len(r.series) for r in due),  # not `series`: that is the entry's series (an id)
     )
     update = ["status"]
     if not stage.entrants:
@@ -440,9 +440,10 @@ def _series_create(
 
 
 def _enqueue_advance(stage_id: int) -> None:
+    from snapleague.celery import enqueue
     from tournaments.tasks import stage_advance_task
 
-    stage_advance_task.delay(stage_id)
+    enqueue(stage_advance_task, stage_id)  # a broker that is down: the reconciler sends it later
 
 
 # --- Advancing (the Celery stage task) --------------------------------------------------------------
@@ -546,9 +547,10 @@ def _flags_store(stage: Stage, fmt: Format, state: StageState) -> tuple[str, ...
 
 
 def _enqueue_standings(stage_id: int) -> None:
+    from snapleague.celery import enqueue
     from tournaments.tasks import stage_standings_recompute_task
 
-    stage_standings_recompute_task.delay(stage_id)
+    enqueue(stage_standings_recompute_task, stage_id)  # a broker that is down: the reconciler sends it
 
 
 def stages_due() -> list[int]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -64,47 +66,69 @@ def _database_url() -> str:
 
 
 @pytest.fixture
-def worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """A real Celery worker subprocess against the configured broker and the test database; tasks
-    stop running eagerly in this process."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "CELERY_BROKER_URL": django_settings.CELERY_BROKER_URL,
-        "DATABASE_POOL": "0",
-        "STANDINGS_RECONCILE_SECONDS": "3600",
-    }
-    log = (tmp_path / "worker.log").open("wb")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "snapleague",
-            "worker",
-            "--pool=solo",
-            "--loglevel=INFO",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+def start_worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+    """Starts real Celery worker subprocesses against the configured broker and the test database
+    (``beat=True``: with beat, its reconciler every second); all are stopped at the end. Tasks stop
+    running eagerly in this process."""
+    started: list[tuple[subprocess.Popen[bytes], Path]] = []
+
+    def start(*, beat: bool = False) -> subprocess.Popen[bytes]:
+        env = {
+            **os.environ,
+            "DATABASE_URL": _database_url(),
+            "CELERY_BROKER_URL": django_settings.CELERY_BROKER_URL,
+            "DATABASE_POOL": "0",
+            "STANDINGS_RECONCILE_SECONDS": "1" if beat else "3600",
+        }
+        log_path = tmp_path / f"worker-{len(started)}.log"
+        beat_args = ["--beat", "--schedule", str(tmp_path / f"beat-{len(started)}")] if beat else []
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "snapleague",
+                    "worker",
+                    "--pool=solo",
+                    "--loglevel=INFO",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                    *beat_args,
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # beat's child goes with it (killpg below)
+            )
+        started.append((process, log_path))
+        return process
+
     celery_app.conf.task_always_eager = False
     try:
-        yield process
+        yield start
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
-        print((tmp_path / "worker.log").read_text()[-3000:])
+        for process, log_path in started:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)  # anything left in its group
+            print(log_path.read_text()[-3000:])
+
+
+@pytest.fixture
+def worker(start_worker: Callable[..., subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
+    """A real Celery worker subprocess against the configured broker and the test database; tasks
+    stop running eagerly in this process."""
+    return start_worker()
 
 
 @pytest.fixture

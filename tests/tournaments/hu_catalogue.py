@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils import translation
 
+from snapleague import errors
 from tournaments import engine_messages, models, tournament_messages
 from tournaments.live import consumers as live
 
@@ -52,6 +53,7 @@ def msgids() -> list[str]:
         *models.GAME_KIND_LABELS.values(),
         *live.ERROR_MESSAGES.values(),  # the live-pages socket's refusals
         "No such stage.",
+        errors.UNAVAILABLE_MESSAGE,  # 503: the database or the broker does not answer
     ]
     return [msgid(m) for m in messages] + HEADLINES
 

@@ -333,10 +333,13 @@ def _series_store(series: Series, after: outcomes.SeriesView) -> None:
 
 def _enqueue_standings(stage_id: int) -> None:
     """The standings, then the stage task (the next round, flags after a correction)."""
+    from snapleague.celery import enqueue
     from tournaments.tasks import stage_advance_task, stage_standings_recompute_task
 
-    stage_standings_recompute_task.delay(stage_id)
-    stage_advance_task.delay(stage_id)
+    # A broker that is down must not fail a result that is already committed: enqueue logs it and
+    # the beat reconciler sends the work once the broker is back.
+    if enqueue(stage_standings_recompute_task, stage_id):
+        enqueue(stage_advance_task, stage_id)
 
 
 # --- The service --------------------------------------------------------------------------------

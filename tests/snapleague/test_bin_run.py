@@ -1,0 +1,134 @@
+"""The real ``bin/run`` on a spare port (the embedded default, in a var directory of its own): a kill -9
+of the Celery worker brings it back, a result recorded meanwhile still reaches the standings, and
+SIGTERM leaves no process of any of its groups behind."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.snapleague.test_supervise import process_groups, wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+AUTH = "Basic " + base64.b64encode(b"referee:referee-demo").decode()
+
+pytestmark = pytest.mark.worker
+
+
+class BinRun:
+    def __init__(self, tmp_path: Path) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = tmp_path / "bin-run.log"
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "CHANNEL_LAYER_URL", "WEB_CONCURRENCY"}
+        }
+        env |= {
+            "SNAPLEAGUE_VAR_DIR": str(tmp_path / "var"),
+            "PORT": str(self.port),
+            "PATH": f"{ROOT / '.venv' / 'bin'}:{env.get('PATH', '')}",
+        }
+        with self.log_path.open("wb") as log:
+            self.process = subprocess.Popen(
+                [str(ROOT / "bin" / "run")], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+
+    @property
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+    def pids(self, name: str) -> list[int]:
+        return [int(pid) for pid in re.findall(rf"started {name} \(pid (\d+)\)", self.log)]
+
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        request = urllib.request.Request(
+            self.base + path,
+            method=method,
+            data=json.dumps(body).encode() if body is not None else None,
+            headers={
+                "Authorization": AUTH,
+                "Content-Type": "application/json",
+                "Idempotency-Key": str(uuid.uuid4()),
+            },
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.load(response)
+
+
+@pytest.fixture
+def bin_run(tmp_path: Path) -> Iterator[BinRun]:
+    run = BinRun(tmp_path)
+    try:
+        wait_until(
+            lambda: "snapleague is running" in run.log or run.process.poll() is not None, 240, "bin/run"
+        )
+        assert run.process.poll() is None, run.log
+        yield run
+    finally:
+        groups = [pid for name in ("web", "worker", "beat") for pid in run.pids(name)]
+        if run.process.poll() is None:
+            run.process.send_signal(signal.SIGTERM)
+            try:
+                run.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                run.process.kill()
+        for pgid in groups:  # whatever failed, leave nothing running
+            for pid in process_groups().get(pgid, []):
+                os.kill(pid, signal.SIGKILL)
+        print(run.log[-4000:])
+
+
+def test_bin_run_restarts_a_killed_worker_and_stops_everything(bin_run: BinRun) -> None:
+    worker = bin_run.pids("worker")[0]
+    series = bin_run.call("GET", "/api/series/?status=pending&game=snapszer")["results"][0]
+    seats = [seat["player"] for seat in series["seats"]]
+    stage = series["stage"]
+    wait_until(
+        lambda: not bin_run.call("GET", f"/api/stages/{stage}/standings/")["stale"],
+        60,
+        "the demo's standings",
+    )
+
+    os.kill(worker, signal.SIGKILL)  # given a dead worker
+    recorded = bin_run.call(  # when a referee records a result before it is back
+        "POST",
+        f"/api/series/{series['id']}/results/",
+        {"game": 1, "result": {"score": {str(seats[0]): 7, str(seats[1]): 2}}},
+    )
+
+    assert recorded["version"] == 1
+    wait_until(lambda: len(bin_run.pids("worker")) == 2, 30, "the worker restarted")
+    assert f"worker (pid {worker}) exited with signal SIGKILL (-9)" in bin_run.log
+    wait_until(lambda: worker not in process_groups(), 10, "the dead worker's pool gone")
+    standings = {}
+
+    def caught_up() -> bool:
+        standings.update(bin_run.call("GET", f"/api/stages/{stage}/standings/"))
+        return not standings["stale"]
+
+    wait_until(caught_up, 60, "the standings with the result recorded while the worker was down")
+    assert standings["results_version"] == standings["standings_version"]
+    assert "web" in bin_run.log and len(bin_run.pids("web")) == 1, "the web server was not restarted"
+
+    groups = [pid for name in ("web", "worker", "beat") for pid in bin_run.pids(name)]
+    bin_run.process.send_signal(signal.SIGTERM)  # then SIGTERM stops everything
+
+    assert bin_run.process.wait(timeout=30) == 0
+    alive = process_groups()
+    assert [pgid for pgid in groups if pgid in alive] == []
