@@ -111,6 +111,20 @@ def server(one_connection_for_all_threads: None) -> Iterator[str]:
         listening.close()
 
 
+def signed_in_page(browser: Any, server: str, username: str, device: dict[str, Any], then: str = "/") -> Any:
+    """A page of a new browser context of ``device``, signed in as ``username`` through the login
+    page and sent on to ``then`` (the tests' accounts share one password)."""
+    context = browser.new_context(**device)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto(f"{server}/accounts/login/?next={then}")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "pw-for-tests-only")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(re.escape(then) + "$"))
+    return page
+
+
 def _league(club: Any, referee: Any, players: list[Player], seats: int) -> tuple[Stage, list[Series]]:
     """A paired Snap league of ``seats`` players at tables of 4, first to 3, refereed by ``referee``."""
     organiser = club.organisers.get()
@@ -340,14 +354,8 @@ def test_the_organiser_creates_a_knockout_previews_and_publishes_it_by_clicking(
     organiser = club.organisers.get()
     tournament = tournament_create(user=organiser, club=club, name="Cup", game=GameKind.SNAPSZER)
     tournament_players_add(user=organiser, tournament=tournament, players=players[:6])
-    context = browser.new_context(**device)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    page.goto(f"{server}/accounts/login/?next=/tournaments/{tournament.pk}/")
-    page.fill("input[name=username]", organiser.username)
-    page.fill("input[name=password]", "pw-for-tests-only")
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(rf"/tournaments/{tournament.pk}/$"))
+    page = signed_in_page(browser, server, organiser.username, device, then=f"/tournaments/{tournament.pk}/")
+    context = page.context
 
     # Choosing a format shows only its options.
     form = page.locator("form[data-stage-form]")

@@ -10,7 +10,7 @@ import pytest
 
 from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
-from tests.tournaments.test_browser import PHONE, browser, server  # noqa: F401
+from tests.tournaments.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
 from tournaments.models import Club
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -22,15 +22,7 @@ pytestmark = [
 
 
 def _signed_in(chromium: Any, base: str, username: str, device: dict[str, Any]) -> Any:
-    context = chromium.new_context(**device)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "pw-for-tests-only")
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/$"))
-    return page
+    return signed_in_page(chromium, base, username, device)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -11,7 +11,7 @@ import pytest
 
 from games.models import GameLogEntry, GameSnapshot, OnlineGame
 from snapleague.chromium import CHROMIUM
-from tests.tournaments.test_browser import PHONE
+from tests.tournaments.test_browser import PHONE, signed_in_page
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SHOTS = "var/screenshots"
@@ -25,15 +25,7 @@ pytestmark = [
 
 
 def _logged_in(browser: Any, server: str, username: str, device: dict[str, Any]) -> Any:
-    context = browser.new_context(**device)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    page.goto(f"{server}/accounts/login/?next=/play/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "pw-for-tests-only")
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/play/$"))
-    return page
+    return signed_in_page(browser, server, username, device, then="/play/")
 
 
 def _play_one(page: Any) -> int | None:
