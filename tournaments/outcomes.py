@@ -91,6 +91,10 @@ def game_outcome(
 
 
 def series_player_ids(series: Series) -> tuple[int, ...]:
+    """The seated players in seat order: from the prefetched seats when a page fetched them (a
+    bracket page folds every series: one query each would be most of its time), else one query."""
+    if "seats" in getattr(series, "_prefetched_objects_cache", {}):
+        return tuple(seat.player_id for seat in sorted(series.seats.all(), key=lambda seat: seat.seat))
     return tuple(series.seats.order_by("seat").values_list("player_id", flat=True))
 
 

@@ -747,6 +747,8 @@ def series_scores(*, stage: Stage, series: list[Series]) -> dict[int, tuple[int,
         confirmed.setdefault(result.game.series_id, []).append(result)
     scores = {}
     for one in series:
+        if one.stage_id == stage.pk:
+            one.stage = stage  # the fold reads the game from stage.tournament: no query per series
         if one.pk in confirmed and not one.walkover:
             # A series whose games no longer add up shows no score (its page says what is wrong).
             with contextlib.suppress(outcomes.SeriesInconsistent):

@@ -215,3 +215,40 @@ def test_the_organiser_marks_a_stage_online_and_back(
         {"name": "Online cup", "format": "swiss", "online_play": "on"},
     )
     assert created.status_code == 302 and Stage.objects.get(name="Online cup").online_play
+
+
+def _knockout_with_every_first_round_game_won(
+    cup: Callable[..., Tournament], organiser: Any, referee: Any, players: int
+) -> Stage:
+    tournament = cup(players, prefix=f"K{players}-")
+    tournament.referees.add(referee)
+    knockout = stage_create(
+        user=organiser, tournament=tournament, name="Cup", format="single_elimination", options={}
+    )
+    stage_round_publish(user=organiser, stage_id=knockout.pk)
+    for series in Series.objects.filter(stage=knockout):
+        seated = [s.player for s in series.seats.order_by("seat")]
+        if len(seated) == 2:
+            record_result(
+                user=referee, series_id=series.pk, game_number=1, result=snapszer_win(seated[0], seated[1])
+            )
+    return knockout
+
+
+def test_the_bracket_page_reads_a_fixed_number_of_queries_however_many_series_it_scores(
+    cup: Callable[..., Tournament], organiser: Any, referee: Any
+) -> None:
+    """Every series' score is folded from prefetched seats: a bracket of 16 costs the queries of a
+    bracket of 4 (it was three more queries per series: 43 for the demo's double elimination)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for players in (4, 16):
+        stage = _knockout_with_every_first_round_game_won(cup, organiser, referee, players)
+        client = _client()
+        assert client.get(f"/stages/{stage.pk}/").status_code == 200
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(f"/stages/{stage.pk}/").content.decode()
+        counts.append(len(queries.captured_queries))
+    assert counts[0] == counts[1], counts
