@@ -429,6 +429,29 @@ def server_processes() -> dict[str, list[int]]:
             found["web"].append(int(entry.name))
         elif "celery" in command:
             found["worker"].append(int(entry.name))
+    # uvicorn --workers N spawns its workers (multiprocessing): their command line does not say
+    # uvicorn, so count every descendant of a uvicorn process with it.
+    found["web"] += descendants(found["web"])
+    return found
+
+
+def descendants(roots: list[int]) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat[stat.rindex(")") + 2 :].split()[1])
+            children.setdefault(parent, []).append(int(entry.name))
+    found: list[int] = []
+    todo = list(roots)
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in roots and child not in found:
+                found.append(child)
+                todo.append(child)
     return found
 
 
