@@ -13,6 +13,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the footer's language switcher
     path("play/", include("games.urls")),
     path("", include("tournaments.page_urls")),
     path("api/", include("tournaments.urls")),
