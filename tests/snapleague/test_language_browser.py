@@ -62,7 +62,7 @@ def test_a_snapszer_table_in_hungarian_names_the_hungarian_decks_cards(
     page.locator("#new-table button[type=submit]").click()
     page.wait_for_selector("#hand .pcard")
     titles = page.eval_on_selector_all("#hand .pcard", "els => els.map(e => e.title)")
-    assert len(titles) == 5
+    assert len(titles) >= 5
     hungarian = ("alsó", "felső", "király", "tízes", "ász", "kilences")
     suits = ("piros", "tök", "zöld", "makk")
     for title in titles:
