@@ -51,4 +51,6 @@ ensure_env() {
   (cd "$SNAPLEAGUE_ROOT" && "$uv" sync --frozen --quiet --python "$python")
   export PATH="$SNAPLEAGUE_ROOT/.venv/bin:$PATH"
   mkdir -p "$SNAPLEAGUE_ROOT/var"
+  # The translation catalogues (locale/*.po → .mo; only what changed).
+  (cd "$SNAPLEAGUE_ROOT" && python -m snapleague.catalogues)
 }

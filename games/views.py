@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.card_names import card_names
 from games.engine.protocol import GameKind, engine_for
 from games.models import OnlineGame
 from games.online.series import series_game_play
@@ -172,6 +173,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             "levels": online_for(game.kind).bot_levels,
             "empty_seats": sum(1 for s in game.seats.all() if s.is_empty),
             "may_fill": game.status == OnlineGame.Status.OPEN and game.created_by_id == request.user.pk,
+            "card_names": card_names(game.kind),
         },
     )
 

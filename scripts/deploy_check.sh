@@ -28,6 +28,8 @@ export PATH="$work/app/.venv/bin:$PATH" SNAPLEAGUE_VAR_DIR="$work/var"
 unset DATABASE_URL CELERY_BROKER_URL CHANNEL_LAYER_URL  # the image's defaults: SQLite and files in the var dir
 [ ! -e .venv/bin/pytest ] || fail "the production environment has pytest: --no-dev did not apply"
 
+echo "== RUN the translation catalogues"
+python -m snapleague.catalogues
 echo "== RUN collectstatic (DEBUG=0, manifest)"
 DEBUG=0 SECRET_KEY=build STATIC_MANIFEST=1 python manage.py collectstatic --noinput -v 0
 

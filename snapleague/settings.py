@@ -120,6 +120,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",  # LANGUAGE_CODE for <html lang>
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
@@ -202,7 +203,19 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("hu", _("Hungarian"))]
+# The five languages of the club's players (issue 15): the seeds are Italian, Spanish and
+# Portuguese, Snapszer is Hungarian. The browser's Accept-Language chooses by default
+# (LocaleMiddleware); the switcher in every page's footer sets a cookie. Catalogues: locale/,
+# compiled by bin/run and bin/test (snapleague/catalogues.py); docs/web.md, "Languages".
+LANGUAGES = [
+    ("en", _("English")),
+    ("it", _("Italian")),
+    ("es", _("Spanish")),
+    ("pt", _("Portuguese")),
+    ("hu", _("Hungarian")),
+]
+LANGUAGE_COOKIE_NAME = "snapleague_language"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Budapest")
 USE_I18N = True

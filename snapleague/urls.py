@@ -2,6 +2,8 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from django.views.decorators.csp import csp_override
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from snapleague import views
@@ -13,6 +15,8 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    # The footer's language switcher; POST only (Django's view also answers a GET, changing nothing).
+    path("i18n/setlang/", require_POST(set_language), name="set_language"),
     path("play/", include("games.urls")),
     path("", include("tournaments.page_urls")),
     path("api/", include("tournaments.urls")),

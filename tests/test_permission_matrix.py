@@ -98,6 +98,7 @@ MATRIX: list[Row] = [
     r("login",                                   "POST",   200, 200, 200, 200, 200, 200),  # no credentials: the form again
     r("login",                                   "PUT",    200, 200, 200, 200, 200, 200),  # FormView: PUT as POST, no form read
     r("logout",                                  "POST",   302, 302, 302, 302, 302, 302),  # to "/", for anyone
+    r("set_language",                            "POST",   302, 302, 302, 302, 302, 302),  # back to "next" (or "/"), for anyone
     r("password_change",                         "GET",    302, 200, 200, 200, 200, 200),
     r("password_change",                         "POST",   302, 200, 200, 200, 200, 200),  # empty: the form again
     r("password_change",                         "PUT",    302, 200, 200, 200, 200, 200),
@@ -229,7 +230,7 @@ MATRIX: list[Row] = [
 # fmt: on
 
 # Routes whose 302 goes somewhere else than a login page even for someone not signed in.
-REDIRECTS_ANYONE = {"logout", "password_reset"}
+REDIRECTS_ANYONE = {"logout", "password_reset", "set_language"}
 
 # A refusal does not depend on the body: each refused write is sent again with an empty body and
 # must get the same answer. But for these API routes, whose club or tournament is named in the

@@ -22,20 +22,31 @@
 
   const who = (s) => (names[s] || "seat " + s) + (view && s === view.seat ? " (" + T.you + ")" : "");
 
+  // The cards' names in the page's language (games/card_names.py): a short label on the card,
+  // the full name in its title.
+  const CARDS = JSON.parse(document.getElementById("card-names").textContent);
+  const playingCard = (base) => SUITS[base.slice(-1)] && base.length <= 3;
   function cardLabel(name) {
     const base = name.split(".")[0];
-    const suit = base.slice(-1);
-    if (SUITS[suit] && base.length <= 3) return (base.slice(0, -1) === "T" ? "10" : base.slice(0, -1)) + SUITS[suit];
-    return base; // a picture deck: the picture's name
+    if (!playingCard(base)) return base; // a picture deck: the picture's name
+    const rank = base.slice(0, -1);
+    return (CARDS.short[rank] || rank) + SUITS[base.slice(-1)];
+  }
+  function cardTitle(name) {
+    const base = name.split(".")[0];
+    if (!playingCard(base)) return base;
+    const rank = base.slice(0, -1), suit = base.slice(-1);
+    return CARDS.pattern.replace("%(rank)s", CARDS.long[rank] || rank).replace("%(suit)s", CARDS.suits[suit] || suit);
   }
   function cardEl(name) {
     const el = document.createElement("span");
     el.className = "pcard big-card";
     if (!name) { el.classList.add("empty"); el.textContent = "·"; return el; }
     const base = name.split(".")[0];
-    if (SUITS[base.slice(-1)] && base.length <= 3) el.classList.add("suit-" + base.slice(-1));
+    if (playingCard(base)) el.classList.add("suit-" + base.slice(-1));
     else el.classList.add("picture", "pic-" + base);
     el.textContent = cardLabel(name);
+    el.title = cardTitle(name);
     el.dataset.card = name;
     return el;
   }

@@ -14,14 +14,23 @@
   const invite = $("invite-link");
   if (invite) invite.addEventListener("click", () => invite.select());
 
+  // The cards' names in the page's language (games/card_names.py): a short label on the card,
+  // the full name ("piros ász") in its title.
+  const CARDS = JSON.parse(document.getElementById("card-names").textContent);
   function cardLabel(name) {
-    const suit = name.slice(-1);
-    return name.slice(0, -1) + SUITS[suit];
+    const rank = name.slice(0, -1), suit = name.slice(-1);
+    return (CARDS.short[rank] || rank) + SUITS[suit];
+  }
+  function cardTitle(name) {
+    const rank = name.slice(0, -1), suit = name.slice(-1);
+    return CARDS.pattern.replace("%(rank)s", CARDS.long[rank] || rank).replace("%(suit)s", CARDS.suits[suit] || suit);
   }
   function cardEl(name, tag) {
     const el = document.createElement(tag || "span");
     el.className = "pcard suit-" + name.slice(-1);
     el.textContent = cardLabel(name);
+    el.title = cardTitle(name);
+    el.setAttribute("aria-label", el.title);
     el.dataset.card = name;
     return el;
   }
