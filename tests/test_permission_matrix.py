@@ -162,6 +162,8 @@ MATRIX: list[Row] = [
     r("tournaments:round",                       "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:round",                       "GET",    200, 200, 200, 200, 200, 200, on="swiss"),
     r("tournaments:round",                       "GET",    200, 200, 200, 200, 200, 200, on="knockout"),
+    r("tournaments:round-sheets",                "GET",    200, 200, 200, 200, 200, 200),  # as public as the round page
+    r("tournaments:round-sheets",                "GET",    200, 200, 200, 200, 200, 200, on="knockout"),
     r("tournaments:stage-withdraw",              "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:stage-withdraw",              "POST",   302, 404, 403, 404, 400, 404, on="draft"),  # the form offers the drawn only
     r("tournaments:stage-online",                "POST",   302, 403, 403, 403, 302, 403),

@@ -19,6 +19,7 @@ urlpatterns = [
     path("stages/<int:stage_id>/preview/", views.stage_preview, name="stage-preview"),
     path("stages/<int:stage_id>/rounds/", views.stage_rounds_generate, name="rounds-generate"),
     path("stages/<int:stage_id>/rounds/<int:number>/", views.stage_round, name="round"),
+    path("stages/<int:stage_id>/rounds/<int:number>/sheets/", views.stage_round_sheets, name="round-sheets"),
     path("stages/<int:stage_id>/withdraw/", views.stage_withdraw, name="stage-withdraw"),
     path("stages/<int:stage_id>/online/", views.stage_online, name="stage-online"),
     path("stages/<int:stage_id>/standings/", views.stage_standings, name="standings"),

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import selectors, services, stages
+from tournaments import selectors, services, stages, table_sheets
 from tournaments.access import user_is_organiser
 from tournaments.forms import (
     ClubCreateForm,
@@ -182,6 +182,24 @@ def stage_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
 def stage_round(request: HttpRequest, stage_id: int, number: int) -> HttpResponse:
     page, line = selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
     return render(request, "tournaments/round.html", {"page": page, "line": line})
+
+
+@require_GET
+def stage_round_sheets(request: HttpRequest, stage_id: int, number: int) -> HttpResponse:
+    """The round's table sheets to print (A4 or Letter: ``?paper=letter``), each with a QR code of
+    its series' result form."""
+    page, line = selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
+    paper = request.GET.get("paper", "a4")
+    if paper not in table_sheets.PAPERS:
+        paper = "a4"
+    urls = {s.pk: request.build_absolute_uri(reverse("tournaments:record", args=[s.pk])) for s in line.series}
+    context = {
+        "page": page,
+        "line": line,
+        "paper": paper,
+        "sheets": table_sheets.table_sheets(line.series, urls),
+    }
+    return render(request, "tournaments/round_sheets.html", context)
 
 
 @require_GET
