@@ -131,6 +131,8 @@ MATRIX: list[Row] = [
     r("tournaments:tournament-create",           "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:tournament",                  "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:tournament",                  "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:results-csv",                 "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:results-csv",                 "GET",    404, 404, 200, 404, 200, 404, on="draft"),
     # Anyone signed in opens a club (and organises it); organisers invite others by a single-use link.
     r("tournaments:club-create",                 "GET",    302, 200, 200, 200, 200, 200),
     r("tournaments:club-create",                 "POST",   302, 302, 302, 302, 302, 302),  # to the new club
@@ -171,6 +173,8 @@ MATRIX: list[Row] = [
     r("tournaments:standings",                   "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:standings",                   "GET",    200, 200, 200, 200, 200, 200, on="swiss"),
     r("tournaments:standings",                   "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:standings-csv",               "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:standings-csv",               "GET",    404, 404, 200, 404, 200, 404, on="draft"),
     r("tournaments:standings-table",             "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:standings-table",             "GET",    404, 404, 200, 404, 200, 404, on="draft"),
     r("tournaments:stage-version",               "GET",    200, 200, 200, 200, 200, 200),
@@ -198,6 +202,8 @@ MATRIX: list[Row] = [
     r("tournaments_api:tournament-list",         "POST",   403, 403, 403, 403, 201, 403),
     r("tournaments_api:tournament-detail",       "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:tournament-detail",       "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments_api:tournament-export",       "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:tournament-export",       "GET",    404, 404, 200, 404, 200, 404, on="draft"),
     r("tournaments_api:tournament-players-add",  "POST",   403, 403, 403, 403, 200, 403),
     r("tournaments_api:tournament-players-add",  "POST",   403, 404, 403, 404, 200, 404, on="draft"),
     r("tournaments_api:stage-list",              "GET",    200, 200, 200, 200, 200, 200),

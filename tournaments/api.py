@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -16,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine.sixtysix import Reason
-from tournaments import selectors, services, stages
+from tournaments import exports, selectors, services, stages
 from tournaments.models import (
     BracketSlot,
     Club,
@@ -1059,6 +1060,52 @@ class GameListApi(ListAPIView[Game]):
             .prefetch_related(Prefetch("results", queryset=current, to_attr="current_results"))
             .order_by("series_id", "number")
         )
+
+
+# --- Export --------------------------------------------------------------------------------------
+
+
+class ExportSeriesOutputSerializer(serializers.Serializer[Any]):
+    series = SeriesOutputSerializer()
+    results = GameResultOutputSerializer(
+        many=True, help_text="The confirmed version of each game, in game order (a void one says so)."
+    )
+
+
+class ExportRoundOutputSerializer(serializers.Serializer[Any]):
+    round = RoundOutputSerializer()
+    series = ExportSeriesOutputSerializer(many=True)
+
+
+class ExportStageOutputSerializer(serializers.Serializer[Any]):
+    stage = StageOutputSerializer()
+    rounds = ExportRoundOutputSerializer(many=True)
+    standings = StandingsOutputSerializer()
+
+
+class TournamentExportOutputSerializer(serializers.Serializer[Any]):
+    format = serializers.CharField(help_text="Always snapleague.tournament.")
+    version = serializers.IntegerField(help_text="The export's own version (1); docs/exports.md.")
+    tournament = TournamentOutputSerializer()
+    players = PlayerOutputSerializer(many=True)
+    stages = ExportStageOutputSerializer(many=True)
+
+
+class TournamentExportApi(APIView):
+    """The whole tournament in one document (docs/exports.md): the tournament, its players, and
+    each stage with its rounds, series, confirmed results and standings. ``?download=1`` names it
+    as a file."""
+
+    permission_classes: list[Any] = []
+
+    @extend_schema(responses=TournamentExportOutputSerializer)
+    def get(self, request: Request, tournament_id: int) -> Response:
+        data = exports.tournament_export_data(user=request.user, tournament_id=tournament_id)
+        response = Response(TournamentExportOutputSerializer(data).data)
+        if request.query_params.get("download"):
+            name = slugify(data["tournament"].name) or "tournament"
+            response["Content-Disposition"] = f'attachment; filename="{name}.json"'
+        return response
 
 
 class ResultListApi(ListAPIView[GameResult]):

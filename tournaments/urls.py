@@ -17,6 +17,9 @@ urlpatterns = [
     path("tournaments/", api.TournamentListCreateApi.as_view(), name="tournament-list"),
     path("tournaments/<int:tournament_id>/", api.TournamentDetailApi.as_view(), name="tournament-detail"),
     path(
+        "tournaments/<int:tournament_id>/export/", api.TournamentExportApi.as_view(), name="tournament-export"
+    ),
+    path(
         "tournaments/<int:tournament_id>/players/",
         api.TournamentPlayersAddApi.as_view(),
         name="tournament-players-add",

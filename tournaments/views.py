@@ -14,11 +14,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import selectors, services, stages, table_sheets
+from tournaments import exports, selectors, services, stages, table_sheets
 from tournaments.access import user_is_organiser
 from tournaments.forms import (
     ClubCreateForm,
@@ -206,6 +207,26 @@ def stage_round_sheets(request: HttpRequest, stage_id: int, number: int) -> Http
 def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
     page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
     return render(request, "tournaments/standings.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+
+
+def _csv_response(text: str, name: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slugify(name) or "export"}.csv"'
+    return response
+
+
+@require_GET
+def stage_standings_csv(request: HttpRequest, stage_id: int) -> HttpResponse:
+    """The stage's standings as a spreadsheet (docs/exports.md)."""
+    page, text = exports.standings_csv(user=request.user, stage_id=stage_id)
+    return _csv_response(text, f"{page.tournament.name} {page.stage.name} standings")
+
+
+@require_GET
+def tournament_results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Every game's confirmed result as a spreadsheet (docs/exports.md)."""
+    tournament, text = exports.results_csv(user=request.user, tournament_id=tournament_id)
+    return _csv_response(text, f"{tournament.name} results")
 
 
 @require_GET

@@ -1,0 +1,181 @@
+"""Exports (issue 15): a stage's standings and a tournament's results as CSV, for spreadsheets,
+and the whole tournament as JSON with a documented schema (the API's own serializers, so OpenAPI
+documents it: ``GET /api/tournaments/<id>/export/``). docs/exports.md.
+
+The CSV files are what a club secretary opens in a spreadsheet: a header row of translated column
+names, one row per standing or per game, names rather than ids (ids follow, for joining).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db.models import Prefetch
+from django.utils.translation import gettext as _
+
+from snapleague.users import AnyUser
+from tournaments.models import GameResult, Round, Series, Tournament
+from tournaments.results.values import stored_outcome
+from tournaments.selectors import StandingsPage, stage_standings_page_get, stages_visible, tournament_get
+from tournaments.templatetags.league import tiebreak_long, tiebreak_value
+
+EXPORT_FORMAT = "snapleague.tournament"
+EXPORT_VERSION = 1
+
+
+def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """CSV with a byte-order mark, so that spreadsheet programs read the names' accents right."""
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def standings_csv(*, user: AnyUser, stage_id: int) -> tuple[StandingsPage, str]:
+    """The stage's standings as the page shows them: group, rank, position, player, each
+    tiebreak of its chain (the page's column meaning as the header), series played, why below."""
+    page = stage_standings_page_get(user=user, stage_id=stage_id)
+    header = [_("Group"), _("Rank"), _("Position"), _("Player"), _("Player id")]
+    header += [tiebreak_long(name) for name in page.chain]
+    header += [_("Series played"), _("Separated from the player above by")]
+    rows = [
+        [
+            group.number,
+            row.rank,
+            row.position,
+            row.player.name,
+            row.player_id,
+            *[tiebreak_value(row.values.get(name), name) for name in page.chain],
+            row.values.get("series_played", ""),
+            tiebreak_long(row.separated_by) if row.separated_by else "",
+        ]
+        for group in page.groups
+        for row in group.rows
+    ]
+    return page, csv_text(header, rows)
+
+
+def results_csv(*, user: AnyUser, tournament_id: int) -> tuple[Tournament, str]:
+    """Every game of the tournament with its confirmed result, in play order: stage, round, table,
+    series, game, who sat where, the places, Snapszer's game points or Snap's wrong calls, whether
+    it is void, and who recorded it when."""
+    tournament = tournament_get(user=user, tournament_id=tournament_id)
+    results = (
+        GameResult.objects.filter(game__series__stage__tournament=tournament, confirmed=True)
+        .select_related("game__series__stage", "game__series__round", "recorded_by")
+        .prefetch_related("game__series__seats__player")
+        .order_by(
+            "game__series__stage__order", "game__series__round__number", "game__series__table", "game__number"
+        )
+    )
+    header = [
+        _("Stage"),
+        _("Round"),
+        _("Table"),
+        _("Series"),
+        _("Game"),
+        _("Sudden death"),
+        _("Players (first dealer first)"),
+        _("Places"),
+        _("Game points"),
+        _("Wrong calls"),
+        _("Void"),
+        _("Source"),
+        _("Recorded by"),
+        _("Recorded at"),
+        _("Version"),
+        _("Series id"),
+    ]
+    rows = []
+    for result in results:
+        series = result.game.series
+        names = {seat.player_id: seat.player.name for seat in series.seats.all()}
+        seated = [seat.player.name for seat in sorted(series.seats.all(), key=lambda s: s.seat)]
+        stored = stored_outcome(result.data)
+        places = "; ".join(
+            f"{place}. {names.get(pid, pid)}"
+            for pid, place in sorted((stored.placings if stored else {}).items(), key=lambda item: item[1])
+        )
+        points = _per_player(stored.game_points if stored else None, names)
+        calls = _per_player(stored.wrong_calls if stored else None, names)
+        rows.append(
+            [
+                series.stage.name,
+                series.round.number,
+                series.table if series.table is not None else "",
+                series.key,
+                result.game.number,
+                _("yes") if result.game.sudden_death else "",
+                " – ".join(seated),
+                places,
+                points,
+                calls,
+                _("void") if result.void else "",
+                result.get_source_display(),
+                result.recorded_by.username if result.recorded_by else "",
+                result.created_at.isoformat(timespec="seconds"),
+                result.version,
+                series.pk,
+            ]
+        )
+    return tournament, csv_text(header, rows)
+
+
+def _per_player(values: dict[int, int] | None, names: dict[int, str]) -> str:
+    if not values:
+        return ""
+    return "; ".join(f"{names.get(pid, pid)} {value}" for pid, value in values.items())
+
+
+def tournament_export_data(*, user: AnyUser, tournament_id: int) -> dict[str, Any]:
+    """The whole tournament as plain objects for ``TournamentExportOutputSerializer``: the
+    tournament, its players, and each stage with its rounds, their series, each series' confirmed
+    results (void ones included, marked), and the stage's standings."""
+    tournament = tournament_get(user=user, tournament_id=tournament_id)
+    confirmed = GameResult.objects.filter(confirmed=True).select_related("game__series", "recorded_by")
+    stages = []
+    # The stages its pages show to ``user`` (a draft stage only to its organisers and referees).
+    for stage in stages_visible(user=user).filter(tournament=tournament).order_by("order", "pk"):
+        series = (
+            Series.objects.filter(stage=stage)
+            .select_related("round", "stage__tournament")
+            .prefetch_related("seats__player", Prefetch("games__results", queryset=confirmed))
+            .order_by("round__number", "table")
+        )
+        by_round: dict[int, list[dict[str, Any]]] = {}
+        for one in series:
+            results = [
+                r for game in sorted(one.games.all(), key=lambda g: g.number) for r in game.results.all()
+            ]
+            by_round.setdefault(one.round_id, []).append({"series": one, "results": results})
+        page = stage_standings_page_get(user=user, stage_id=stage.pk)
+        stages.append(
+            {
+                "stage": stage,
+                "rounds": [
+                    {"round": r, "series": by_round.get(r.pk, [])}
+                    for r in Round.objects.filter(stage=stage).order_by("number")
+                ],
+                "standings": {
+                    "stage": stage.pk,
+                    "results_version": stage.results_version,
+                    "standings_version": stage.standings_version,
+                    "computed_at": stage.standings_computed_at,
+                    "stale": stage.standings_stale,
+                    "rows": [row for group in page.groups for row in group.rows],
+                },
+            }
+        )
+    players = [entry.player for entry in tournament.entries.select_related("player").order_by("player__name")]
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "tournament": tournament,
+        "players": players,
+        "stages": stages,
+    }
