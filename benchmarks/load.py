@@ -349,6 +349,13 @@ def pages(args: argparse.Namespace) -> dict[str, Any]:
     poster.stop.set()
     poster.join()
     figures = report(samples, elapsed)
+    if args.post_rate and not poster.statuses:
+        # Every series of the Load League is decided: the worker had nothing to recompute.
+        print(
+            f"warning: no result was posted: the {LOAD_TOURNAMENT} is played out (496 series); "
+            "the figures are of the pages alone",
+            file=sys.stderr,
+        )
     figures |= {
         "rate": args.rate,
         "seconds": args.seconds,
