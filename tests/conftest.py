@@ -9,8 +9,10 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.utils import translation
 
 from snapleague.celery import app as celery_app
 from snapleague.users import Account, AnyUser
@@ -41,6 +43,15 @@ def _celery_eager() -> Iterator[None]:
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = False
+
+
+@pytest.fixture(autouse=True)
+def _language_reset() -> Iterator[None]:
+    """A request in another language (the test client runs it in this thread) leaves that language
+    active: every test starts and ends in the default one."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)

@@ -137,6 +137,8 @@ MATRIX: list[Row] = [
     r("tournaments:club-create",                 "GET",    302, 200, 200, 200, 200, 200),
     r("tournaments:club-create",                 "POST",   302, 302, 302, 302, 302, 302),  # to the new club
     r("tournaments:club-invitation",             "POST",   302, 403, 403, 403, 200, 403),  # the page with the link
+    r("tournaments:players-import",              "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:players-import",              "POST",   302, 403, 403, 403, 400, 403),  # no names: the form with the error
     r("tournaments:invitation",                  "GET",    302, 200, 200, 200, 200, 200, on="invite"),
     # Accepting makes an organiser of the club; its own organiser is one already (409).
     r("tournaments:invitation",                  "POST",   302, 302, 302, 302, 409, 302, on="invite"),

@@ -16,10 +16,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import exports, selectors, services, stages, table_sheets
+from tournaments import exports, player_import, selectors, services, stages, table_sheets
 from tournaments.access import user_is_organiser
 from tournaments.forms import (
     ClubCreateForm,
@@ -102,6 +103,45 @@ def club_invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
         "invitation": invitation,
     }
     return render(request, "tournaments/club.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Import players from CSV: upload (or paste), preview each row's verdict, then import the
+    rows that are fine (docs/web.md, "Importing players")."""
+    page = selectors.club_manage_page_get(user=request.user, slug=slug)
+    context: dict[str, Any] = {"page": page, "error": "", "text": ""}
+    if request.method == "GET":
+        return render(request, "tournaments/players_import.html", context)
+    try:
+        if upload := request.FILES.get("file"):
+            text = player_import.text_of(upload.read(player_import.MAX_BYTES + 1))
+        else:
+            text = request.POST.get("text", "")
+            if len(text.encode()) > player_import.MAX_BYTES:
+                text = player_import.text_of(text.encode())  # refuses it, with the message
+        context["text"] = text
+        if request.POST.get("action") == "import":
+            created = player_import.players_import(user=request.user, club=page.club, text=text)
+            messages.success(
+                request,
+                ngettext("%(n)s player imported.", "%(n)s players imported.", len(created))
+                % {"n": len(created)},
+            )
+            return redirect("tournaments:club", slug=page.club.slug)
+        context["plan"] = player_import.players_import_plan(user=request.user, club=page.club, text=text)
+    except ApplicationError as exc:
+        if exc.status == 403:
+            raise
+        context["error"] = str(exc.message)
+        status = exc.status
+        if exc.code == "conflict":
+            context["plan"] = player_import.players_import_plan(
+                user=request.user, club=page.club, text=context["text"]
+            )
+        return render(request, "tournaments/players_import.html", context, status=status)
+    return render(request, "tournaments/players_import.html", context)
 
 
 @login_required
