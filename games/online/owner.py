@@ -85,8 +85,9 @@ class GameOwner:
         self.ready = asyncio.Event()
         self.stopped = False
         self.task: asyncio.Task[None] | None = None
-        # seat -> {socket's reply channel: when last heard}; seat -> since when nobody is there
-        self.sockets: dict[int, dict[str, datetime]] = {}
+        # seat -> {socket's reply channel: when last heard (time.monotonic: liveness is real time)};
+        # seat -> since when nobody is there (the owner's clock: the absence timeout)
+        self.sockets: dict[int, dict[str, float]] = {}
         self.away_since: dict[int, datetime] = {}
 
     async def _load(self) -> None:
@@ -187,7 +188,7 @@ class GameOwner:
             if kind == "game.presence" and not message.get("here"):
                 self.sockets.get(seat, {}).pop(reply, None)
             else:
-                self.sockets.setdefault(seat, {})[reply] = now()
+                self.sockets.setdefault(seat, {})[reply] = time.monotonic()
             await self._presence_changed(seat, message.get("user_id"))
         if kind == "game.presence":
             return None
@@ -220,17 +221,16 @@ class GameOwner:
         for seat in self.humans:
             await self.layer.group_send(view_group(self.game_id, seat), {"type": "game.who"})
 
-    def _here(self, seat: int, at: datetime) -> bool:
+    def _here(self, seat: int) -> bool:
         sockets = self.sockets.get(seat, {})
         for channel, heard in list(sockets.items()):
-            if (at - heard).total_seconds() > PRESENCE_STALE_SECONDS:
-                del sockets[channel]  # its process died without a word
-                self.away_since[seat] = max(self.away_since.get(seat, heard), heard)
+            if time.monotonic() - heard > PRESENCE_STALE_SECONDS:
+                del sockets[channel]  # its process died without a word: away from now
         return bool(sockets)
 
     async def _presence_changed(self, seat: int, user_id: int | None) -> None:
         at = now()
-        if self._here(seat, at):
+        if self._here(seat):
             self.away_since.pop(seat, None)
             if seat in self.table.seating.stand_ins and not self.table.is_terminal():
                 # The player is back: the seat is theirs again (logged, like the stand-in).
@@ -252,7 +252,7 @@ class GameOwner:
         abandoned and the absent forfeit (a tournament series game). True when the game ended."""
         at = now()
         for seat in list(self.humans):
-            if not self._here(seat, at):
+            if not self._here(seat):
                 self.away_since.setdefault(seat, at)
         timed_out = [
             seat
