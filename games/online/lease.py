@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.models import GameLease, OnlineGame
 
-LEASE_SECONDS = 5.0
+LEASE_SECONDS = 4.0
 RENEW_SECONDS = 1.0
 PROCESS_ID = f"{socket.gethostname()[:30]}:{os.getpid()}:{secrets.token_hex(4)}"
 

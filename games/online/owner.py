@@ -79,8 +79,9 @@ def now() -> datetime:
 
 
 class GameOwner:
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, *, announce: bool = False) -> None:
         self.game_id = game_id
+        self.announce = announce  # a takeover with no input: send every viewer the current frame
         self.layer = get_channel_layer()
         self.ready = asyncio.Event()
         self.stopped = False
@@ -217,7 +218,10 @@ class GameOwner:
     # --- presence and absence (docs/online.md "Absent players") --------------------------------
 
     async def _ask_who(self) -> None:
-        """A new owner asks every seat's open sockets to say they are here."""
+        """A new owner asks every seat's open sockets to say they are here (and after a takeover
+        by the sweeper shows them where the game is: a page waiting on a dead owner plays on)."""
+        if self.announce:
+            await self._broadcast()
         for seat in self.humans:
             await self.layer.group_send(view_group(self.game_id, seat), {"type": "game.who"})
 
@@ -328,7 +332,7 @@ class GameOwner:
         await self._send(reply, frame)
 
 
-async def owner_ensure(game_id: int) -> GameOwner | None:
+async def owner_ensure(game_id: int, *, announce: bool = False) -> GameOwner | None:
     """This process's owner of ``game_id``, started if the lease is free (or expired); None when a
     live owner elsewhere holds it (inputs reach it over the channel layer)."""
     owner = OWNERS.get(game_id)
@@ -342,7 +346,7 @@ async def owner_ensure(game_id: int) -> GameOwner | None:
         return None
     if not await database_sync_to_async(lease_acquire)(game_id):
         return None
-    owner = GameOwner(game_id)
+    owner = GameOwner(game_id, announce=announce)
     OWNERS[game_id] = owner
     owner.task = asyncio.get_running_loop().create_task(owner.run())
     await owner.ready.wait()
@@ -373,7 +377,7 @@ async def sweep_once() -> list[int]:
     for game_id in await database_sync_to_async(leases_expired)():
         if game_id in OWNERS and not OWNERS[game_id].stopped:
             continue
-        if await owner_ensure(game_id) is not None:
+        if await owner_ensure(game_id, announce=True) is not None:
             logger.info("online game %s: taken over by the sweeper", game_id)
             started.append(game_id)
     return started
@@ -382,7 +386,7 @@ async def sweep_once() -> list[int]:
 async def _sweep_forever(every: float) -> None:
     while True:
         # Jitter: the processes' sweeps drift apart instead of all asking at the same moment.
-        await asyncio.sleep(every * random.uniform(0.5, 1.5))
+        await asyncio.sleep(every * random.uniform(0.75, 1.25))
         try:
             await sweep_once()
         except Exception:  # a database hiccup: try again next round
