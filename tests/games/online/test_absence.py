@@ -380,3 +380,56 @@ def test_the_lobby_form_sets_and_checks_absent_seconds(
     else:
         assert not OnlineGame.objects.exists()
         assert "Choose how long a player may be away: from 10 to 3600 seconds." in response.content.decode()
+
+
+def test_the_heartbeat_keeps_a_quiet_seat_here(duel: Any, monkeypatch: Any) -> None:
+    """A seated socket that sends nothing still beats (``game.presence``, here): its seat stays."""
+    from games.online import consumers
+
+    game, anna, _bence, _bence_user = duel
+    monkeypatch.setattr(consumers, "HEARTBEAT_SECONDS", 0.1)
+    monkeypatch.setattr(owner_module, "PRESENCE_STALE_SECONDS", 0.5)
+
+    async def scenario() -> None:
+        a = await opened(game.pk, anna)
+        await receive(a)
+        owner = OWNERS[game.pk]
+        first = next(iter(owner.sockets[0].values()))
+        await asyncio.sleep(1.0)  # twice the staleness: only the beats keep Anna here
+        assert owner.sockets[0] and next(iter(owner.sockets[0].values())) > first
+        assert 0 not in owner.away_since and 1 in owner.away_since  # Bence never came
+        await owners_stop()
+
+    run(scenario)
+
+
+def test_a_snap_series_absence_the_rule_cannot_decide_is_left_to_the_organiser(
+    make_series: Any, players: list[Any], player_user: Any, make_user: Any, clock: Clock
+) -> None:
+    """Three at a Snap table, one away: a forfeit would leave more players than go on, so the
+    rule does not record it (rules/tournaments.md: withdraw the player instead). The game ends
+    abandoned, the series waits for the organiser."""
+    for player, name in zip(players[1:3], ("bence", "csilla"), strict=True):
+        player.user = make_user(name)
+        player.save()
+    series = make_series(players[:3], game=GameKind.SNAP)
+    series.stage.online_play = True
+    series.stage.save()
+    game = series_game_play(user=player_user, series_id=series.pk)
+    cookies = [session(player_user), session(players[1].user)]
+
+    async def scenario() -> None:
+        sockets = [await opened(game.pk, cookie) for cookie in cookies]
+        for s in sockets:
+            await until(s, lambda f: True)
+        clock.forward(61)
+        end = await until(sockets[0], lambda f: f["finished"])
+        assert end["abandoned"] == {"absent": [2]}
+        await owners_stop()
+
+    run(scenario)
+    game.refresh_from_db()
+    assert game.result == {"abandoned": {"absent": [2]}}
+    assert not Forfeit.objects.filter(series=series).exists()
+    series.refresh_from_db()
+    assert series.status == Series.Status.PENDING
