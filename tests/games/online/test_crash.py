@@ -123,10 +123,10 @@ class Client:
     """A page at a table: it plays its seat's first legal action (Snapszer) whenever it is on move,
     and moves to the other process when its socket drops (as a page reloads behind a balancer).
 
-    ``acked``: (seq, action) of every act it saw accepted. The owner answers an act, in the order
-    it takes inputs, with the broadcast of the version it made or an error to the sender only (a
-    bot acting in the same version makes it stale); so an act sent at version v counts as accepted
-    once a view of v + 2 (or the end) came with no error before it; an act still open when the
+    ``acked``: (seq, action) of every act it saw accepted. The owner answers acts in the order it
+    takes inputs, with the broadcast of the version it made or an error to the sender only (a bot
+    acting in the same version makes it stale); so an act sent at version v counts as accepted once
+    a view of v + 2 (or the end) came with no error for it before; an act still open when the
     socket drops counts for nothing."""
 
     def __init__(self, webs: list[Web], first: int, game_id: int, cookie: tuple[bytes, bytes], plays: bool):
@@ -168,10 +168,10 @@ class Client:
                 continue
             frame = json.loads(raw)
             if frame["type"] == "error":
-                # Refused: the newest act sent at or before the version the owner was at.
-                answered = [i for i, p in enumerate(self.pending) if p[0] - 1 <= (frame["version"] or 0)]
-                if answered:
-                    self.pending.pop(answered[-1])
+                # Refused (stale: the only refusal of a legal act): the owner answers acts in the
+                # order it takes them, and every act before it was accepted or refused already.
+                if self.pending:
+                    self.pending.pop(0)
                 continue
             if frame["type"] == "ping":
                 await ws.send(json.dumps({"type": "pong", "t": frame["t"]}))
