@@ -17,13 +17,20 @@ from games.card_names import card_names
 from games.engine.protocol import GameKind, engine_for
 from games.models import OnlineGame
 from games.online.series import series_game_play
-from games.online.services import deal_seed, seat_join, seats_fill_with_bots, table_create
+from games.online.services import (
+    ABSENT_SECONDS_RANGE,
+    deal_seed,
+    seat_join,
+    seats_fill_with_bots,
+    table_create,
+)
 from games.online.tables import online_for
 from snapleague.errors import ApplicationError
 
 PLAYABLE_PROFILES = list(online_for(GameKind.SNAPSZER).variants())
 # Online Snap's game lengths (the S20 online time cap, ``max_game_seconds``), in seconds.
 SNAP_LENGTHS = (720, 300, 120, 30)
+ABSENT_DEFAULT = 60  # seconds a player may be away before a bot takes the seat (the lobby's default)
 
 
 @require_GET
@@ -45,6 +52,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 engine_for(GameKind.SNAP).seat_range()[0], engine_for(GameKind.SNAP).seat_range()[1] + 1
             ),
             "snap_lengths": SNAP_LENGTHS,
+            "absent_default": ABSENT_DEFAULT,
+            "absent_range": ABSENT_SECONDS_RANGE,
             "mine": mine,
             "open": games.filter(status=OnlineGame.Status.OPEN)[:20],
             "live": games.filter(status=OnlineGame.Status.PLAYING)[:20],
@@ -89,6 +98,9 @@ def table_new(request: HttpRequest) -> HttpResponse:
             options=options,
             seats=seats,
             bots=[level] * (seats - 1) if opponent == "bot" else [],
+            absent_seconds=(
+                _int(request.POST["absent_seconds"], -1) if request.POST.get("absent_seconds") else None
+            ),
         )
     except ApplicationError as error:
         messages.error(request, str(error.message))

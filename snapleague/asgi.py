@@ -1,4 +1,6 @@
 import os
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -16,9 +18,32 @@ from tournaments.live.routing import websocket_urlpatterns as live_urlpatterns  
 
 websocket_urlpatterns = [*live_urlpatterns, *game_urlpatterns]
 
+
+async def lifespan(
+    scope: dict[str, Any],
+    receive: Callable[[], Awaitable[dict[str, Any]]],
+    send: Callable[[dict[str, Any]], Awaitable[None]],
+) -> None:
+    """The ASGI lifespan (uvicorn runs it once per process): the online games' lease sweeper starts
+    with the process and stops with it, its owners' leases released (docs/online.md)."""
+    from games.online.owner import owners_stop, sweeper_start, sweeper_stop
+
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            sweeper_start()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await sweeper_stop()
+            await owners_stop()
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        "lifespan": lifespan,
         # A socket opened by another site's page (its Origin is not one of ALLOWED_HOSTS) is refused
         # before any consumer runs; the session cookie says who is asking (drafts stay private).
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),

@@ -320,6 +320,11 @@ STANDINGS_RECONCILE_SECONDS = float(os.environ.get("STANDINGS_RECONCILE_SECONDS"
 # always in memory, in both set-ups. Group memberships end with their connection, not by age.
 # Online play: seconds a bot waits before its move (a human pace; tests set 0).
 ONLINE_BOT_DELAY = float(os.environ.get("ONLINE_BOT_DELAY", "0.7"))
+# Seconds a seated player may be away before a bot takes the seat (casual; a table's own option
+# overrides it) or they forfeit (tournament series games). docs/online.md "Absent players".
+ONLINE_ABSENT_SECONDS = float(os.environ.get("ONLINE_ABSENT_SECONDS", "60"))
+# How often each web process's sweeper looks for live games whose owner died (0: never).
+ONLINE_SWEEP_SECONDS = float(os.environ.get("ONLINE_SWEEP_SECONDS", "2"))
 
 CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "")
 LIVE_CHANNEL_LAYER = "live"

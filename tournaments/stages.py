@@ -630,6 +630,22 @@ def series_forfeit(*, user: AnyUser, series_id: int, player_ids: Sequence[int], 
     series = series_by_id(series_id=series_id)  # NotFound for an unknown id
     stage = stage_by_id(stage_id=series.stage_id, lock=True)
     require_organiser(user, stage.tournament.club)
+    return _forfeit_record(user=user, stage=stage, series_id=series_id, player_ids=player_ids, reason=reason)
+
+
+@transaction.atomic
+def series_forfeit_absent(*, series_id: int, player_ids: Sequence[int], reason: str) -> Series:
+    """The same forfeit, recorded by the server for an online game whose ``player_ids`` were away
+    longer than the table allows (games/online, docs/online.md "Absent players"): nobody signed
+    in recorded it (the audit entry names no user). Raises as :func:`series_forfeit`."""
+    series = series_by_id(series_id=series_id)
+    stage = stage_by_id(stage_id=series.stage_id, lock=True)
+    return _forfeit_record(user=None, stage=stage, series_id=series_id, player_ids=player_ids, reason=reason)
+
+
+def _forfeit_record(
+    *, user: AnyUser | None, stage: Stage, series_id: int, player_ids: Sequence[int], reason: str
+) -> Series:
     series = Series.objects.prefetch_related("seats").get(pk=series_id)
     seated = {s.player_id: s.seat for s in series.seats.all()}
     away = {int(p) for p in player_ids}
@@ -664,7 +680,7 @@ def series_forfeit(*, user: AnyUser, series_id: int, player_ids: Sequence[int], 
             series=series,
             player_id=pid,
             reason=reason.strip(),
-            recorded_by=user if user.is_authenticated else None,
+            recorded_by=user if user is not None and user.is_authenticated else None,
         )
         for pid in sorted(away)
     )

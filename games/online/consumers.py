@@ -33,7 +33,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games.models import OnlineGame
-from games.online.owner import owner_ensure, owner_group, view_group
+from games.online.owner import HEARTBEAT_SECONDS, owner_ensure, owner_group, view_group
 from games.online.tables import online_for
 from tournaments.live.consumers import Allowance, scope_language
 
@@ -83,9 +83,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = view_group(self.game_id, self.seat)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self._to_owner("game.hello")
-        if self.seat is not None and self.ping_seconds:
-            self.pinger = asyncio.get_running_loop().create_task(self._ping())
+        await self._to_owner("game.hello")  # also says this seat is here
+        if self.seat is not None:
+            self.pinger = asyncio.get_running_loop().create_task(self._heartbeat())
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "pinger", None) is not None:
@@ -94,14 +94,35 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.pinger  # type: ignore[misc]
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.seat is not None:  # the owner counts this seat's absence from now
+                await self.channel_layer.group_send(owner_group(self.game_id), self._presence(here=False))
 
-    async def _ping(self) -> None:
-        """S33: the server measures this seat's round trip itself, now and every ``ping_seconds``."""
-        assert self.ping_seconds
+    def _presence(self, *, here: bool) -> dict[str, Any]:
+        return {
+            "type": "game.presence",
+            "here": here,
+            "seat": self.seat,
+            "user_id": self.user_id,
+            "reply": self.channel_name,
+        }
+
+    async def _heartbeat(self) -> None:
+        """A seated socket's beat, now and every ``HEARTBEAT_SECONDS``: it tells the owner this seat
+        is here (docs/online.md "Absent players"; asking ``owner_ensure`` first, so a beat also
+        takes a dead owner's game over), and in a real-time game pings the page to measure its
+        round trip (S33: every ``ping_seconds``)."""
+        every = min(self.ping_seconds or HEARTBEAT_SECONDS, HEARTBEAT_SECONDS)
         while True:
-            self.ping_sent = int(time.monotonic() * 1000)
-            await self._send({"type": "ping", "t": self.ping_sent})
-            await asyncio.sleep(self.ping_seconds)
+            if self.ping_seconds:
+                self.ping_sent = int(time.monotonic() * 1000)
+                await self._send({"type": "ping", "t": self.ping_sent})
+            await asyncio.sleep(every)
+            await self._to_owner("game.presence", here=True)
+
+    async def game_who(self, event: dict[str, Any]) -> None:
+        """A new owner asks who is here: a seated socket answers at once."""
+        if self.seat is not None:
+            await self.channel_layer.group_send(owner_group(self.game_id), self._presence(here=True))
 
     async def _pong(self, t: Any) -> None:
         if self.ping_sent is None or t != self.ping_sent:

@@ -16,9 +16,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import GameLease
+from games.models import GameLease, OnlineGame
 
-LEASE_SECONDS = 5.0
+LEASE_SECONDS = 4.0
 RENEW_SECONDS = 1.0
 PROCESS_ID = f"{socket.gethostname()[:30]}:{os.getpid()}:{secrets.token_hex(4)}"
 
@@ -52,3 +52,16 @@ def lease_renew(game_id: int, owner: str = PROCESS_ID) -> bool:
 
 def lease_release(game_id: int, owner: str = PROCESS_ID) -> None:
     GameLease.objects.filter(game_id=game_id, owner=owner).update(owner="", expires_at=timezone.now())
+
+
+def leases_expired() -> list[int]:
+    """Live games that had an owner whose lease has expired or was released (its process died or
+    stopped): the sweeper takes them over. A game never opened has no lease and waits for its
+    first page (Snap's clock starts then)."""
+    now = timezone.now()
+    return list(
+        GameLease.objects.filter(game__status=OnlineGame.Status.PLAYING)
+        .filter(Q(expires_at__lte=now) | Q(owner=""))
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
+    )

@@ -18,7 +18,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -30,11 +33,20 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.errors import ActionCode, ActionError
 from games.models import OnlineGame
 from games.online import services
-from games.online.lease import RENEW_SECONDS, lease_acquire, lease_release, lease_renew
+from games.online.lease import RENEW_SECONDS, lease_acquire, lease_release, lease_renew, leases_expired
 from games.online.tables import Entry, LiveTable, Refusal, online_for, view_frame
 from tournaments.engine_messages import action_error_message
 
-__all__ = ["OWNERS", "GameOwner", "owner_ensure", "owner_group", "owners_stop", "view_frame", "view_group"]
+__all__ = [
+    "OWNERS",
+    "GameOwner",
+    "owner_ensure",
+    "owner_group",
+    "owners_stop",
+    "sweeper_start",
+    "view_frame",
+    "view_group",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -52,21 +64,55 @@ def view_group(game_id: int, seat: int | None) -> str:
 
 OWNERS: dict[int, GameOwner] = {}
 
+# The owner's clock (every time it puts into an input, and the absence timeout): tests replace it.
+CLOCK: Callable[[], datetime] = timezone.now
+
+# Presence (docs/online.md "Absent players"): each seated socket says "here" on connect, every
+# HEARTBEAT_SECONDS and when a new owner asks (``game.who``), and "gone" when it closes. A socket
+# not heard from for PRESENCE_STALE_SECONDS is gone (its process died without saying so).
+HEARTBEAT_SECONDS = 5.0
+PRESENCE_STALE_SECONDS = 3 * HEARTBEAT_SECONDS
+
+
+def now() -> datetime:
+    return CLOCK()
+
 
 class GameOwner:
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, *, announce: bool = False) -> None:
         self.game_id = game_id
+        self.announce = announce  # a takeover with no input: send every viewer the current frame
         self.layer = get_channel_layer()
         self.ready = asyncio.Event()
         self.stopped = False
         self.task: asyncio.Task[None] | None = None
+        # seat -> {socket's reply channel: when last heard (time.monotonic: liveness is real time)};
+        # seat -> since when nobody is there (the owner's clock: the absence timeout)
+        self.sockets: dict[int, dict[str, float]] = {}
+        self.away_since: dict[int, datetime] = {}
 
     async def _load(self) -> None:
-        def load() -> tuple[OnlineGame, LiveTable]:
+        def load() -> tuple[OnlineGame, LiveTable, dict[int, int], str, float]:
             game = OnlineGame.objects.get(pk=self.game_id)
-            return game, online_for(game.kind).load(game)
+            seats = game.seats.all()
+            humans = {s.number: s.user_id for s in seats if s.user_id is not None}
+            levels = sorted((s.number, s.bot_level) for s in seats if s.bot_level)
+            online = online_for(game.kind)
+            # A stand-in plays at the table's chosen level (its bots'), or the game's default.
+            level = levels[0][1] if levels else online.default_level
+            return game, online.load(game), humans, level, services.absent_seconds_of(game)
 
-        self.game, self.table = await database_sync_to_async(load)()
+        (
+            self.game,
+            self.table,
+            self.humans,
+            self.stand_in_level,
+            self.absent_seconds,
+        ) = await database_sync_to_async(load)()
+        started = now()
+        # Nobody has said "here" to this owner yet: every person's clock starts now (a takeover
+        # gives the absent a new allowance; the sockets still open answer ``game.who`` at once).
+        self.away_since = dict.fromkeys(self.humans, started)
 
     async def run(self) -> None:
         channel = ""
@@ -80,11 +126,15 @@ class GameOwner:
             # message): the loop below waits on the local queue instead.
             reader = asyncio.get_running_loop().create_task(self._read(channel, inbox))
             self.ready.set()
+            await self._ask_who()
             renew_at = time.monotonic() + RENEW_SECONDS
             while not self.stopped:
-                # Sleep until an input, the lease's renewal or the table's next deadline (a bot's
-                # move; Snap's timers), whichever comes first.
-                due_in = self.table.wake_in(timezone.now())
+                # Sleep until an input, the lease's renewal, the table's next deadline (a bot's
+                # move; Snap's timers) or the next absence timeout, whichever comes first.
+                due_in = self.table.wake_in(now())
+                absent_in = self._absent_in(now())
+                if absent_in is not None:
+                    due_in = absent_in if due_in is None else min(due_in, absent_in)
                 wake = renew_at if due_in is None else min(renew_at, time.monotonic() + due_in)
                 message = None
                 with contextlib.suppress(TimeoutError):
@@ -96,11 +146,13 @@ class GameOwner:
                     renew_at = time.monotonic() + RENEW_SECONDS
                 if message is not None:
                     await self._handle(message)
+                if await self._absences():
+                    break  # a tournament game abandoned: its end is stored
                 # What fell due runs even while inputs keep coming (a busy table must not starve
                 # its timers; an input after a due timer is judged after it anyway, S38).
-                due_in = self.table.wake_in(timezone.now())
+                due_in = self.table.wake_in(now())
                 if due_in is not None and due_in <= 0 and not self.table.is_terminal():
-                    await self._commit(await self.table.due(timezone.now()))
+                    await self._commit(await self.table.due(now()))
                 if self.table.is_terminal():
                     await self._finish()
                     break
@@ -131,6 +183,16 @@ class GameOwner:
         seat = message.get("seat")
         reply = message.get("reply", "")
         language = message.get("language") or settings.LANGUAGE_CODE
+        if seat in self.humans and reply:
+            # Any word from a seated socket says it is here (a hello, an act, a round trip, a
+            # heartbeat); "gone" says it closed.
+            if kind == "game.presence" and not message.get("here"):
+                self.sockets.get(seat, {}).pop(reply, None)
+            else:
+                self.sockets.setdefault(seat, {})[reply] = time.monotonic()
+            await self._presence_changed(seat, message.get("user_id"))
+        if kind == "game.presence":
+            return None
         if kind == "game.hello":
             await self._send(reply, self.table.frame(seat))
         elif kind == "game.act":
@@ -142,7 +204,7 @@ class GameOwner:
                     message.get("user_id"),
                     message.get("version"),
                     message.get("action") or {},
-                    timezone.now(),
+                    now(),
                 )
             except Refusal as refusal:
                 return await self._refuse(reply, language, refusal)
@@ -150,8 +212,73 @@ class GameOwner:
                 return await self._refuse(reply, language, Refusal(error.code.value, error=error))
             await self._commit(entries)
         elif kind == "game.rtt" and seat is not None and type(message.get("rtt_ms")) is int:
-            entries = self.table.round_trip(seat, message.get("user_id"), message["rtt_ms"], timezone.now())
+            entries = self.table.round_trip(seat, message.get("user_id"), message["rtt_ms"], now())
             await self._commit(entries)
+
+    # --- presence and absence (docs/online.md "Absent players") --------------------------------
+
+    async def _ask_who(self) -> None:
+        """A new owner asks every seat's open sockets to say they are here (and after a takeover
+        by the sweeper shows them where the game is: a page waiting on a dead owner plays on)."""
+        if self.announce:
+            await self._broadcast()
+        for seat in self.humans:
+            await self.layer.group_send(view_group(self.game_id, seat), {"type": "game.who"})
+
+    def _here(self, seat: int) -> bool:
+        sockets = self.sockets.get(seat, {})
+        for channel, heard in list(sockets.items()):
+            if time.monotonic() - heard > PRESENCE_STALE_SECONDS:
+                del sockets[channel]  # its process died without a word: away from now
+        return bool(sockets)
+
+    async def _presence_changed(self, seat: int, user_id: int | None) -> None:
+        at = now()
+        if self._here(seat):
+            self.away_since.pop(seat, None)
+            if seat in self.table.seating.stand_ins and not self.table.is_terminal():
+                # The player is back: the seat is theirs again (logged, like the stand-in).
+                await self._commit(self.table.stand_in(seat, None, services.Sender(seat, user_id), at))
+        else:
+            self.away_since.setdefault(seat, at)
+
+    def _absent_in(self, at: datetime) -> float | None:
+        """Seconds until the next seat's absence times out (None: nobody is away)."""
+        due = [
+            self.absent_seconds - (at - since).total_seconds()
+            for seat, since in self.away_since.items()
+            if seat not in self.table.seating.stand_ins
+        ]
+        return max(0.0, min(due)) if due else None
+
+    async def _absences(self) -> bool:
+        """Seats away longer than ``absent_seconds``: a bot stands in (casual), or the game is
+        abandoned and the absent forfeit (a tournament series game). True when the game ended."""
+        at = now()
+        for seat in list(self.humans):
+            if not self._here(seat):
+                self.away_since.setdefault(seat, at)
+        timed_out = [
+            seat
+            for seat, since in sorted(self.away_since.items())
+            if seat not in self.table.seating.stand_ins
+            and (at - since).total_seconds() >= self.absent_seconds
+        ]
+        if not timed_out or self.table.is_terminal():
+            return False
+        if self.game.series_id is not None:
+            # A no-show is a forfeit: every seat away at this moment (all of them: a double forfeit).
+            away = sorted(self.away_since)
+            await self._commit([self.table.abandon(away, at)])
+            await database_sync_to_async(services.abandon)(game_id=self.game_id, seats=away)
+            await self._broadcast(finished=True)
+            return True
+        for seat in timed_out:
+            logger.info(
+                "online game %s: seat %s is away, a %s bot stands in", self.game_id, seat, self.stand_in_level
+            )
+            await self._commit(self.table.stand_in(seat, self.stand_in_level, services.Sender(None), at))
+        return False
 
     async def _commit(self, entries: list[Entry]) -> None:
         """Append the entries to the log (each moves the version by one), then send every viewer
@@ -205,7 +332,7 @@ class GameOwner:
         await self._send(reply, frame)
 
 
-async def owner_ensure(game_id: int) -> GameOwner | None:
+async def owner_ensure(game_id: int, *, announce: bool = False) -> GameOwner | None:
     """This process's owner of ``game_id``, started if the lease is free (or expired); None when a
     live owner elsewhere holds it (inputs reach it over the channel layer)."""
     owner = OWNERS.get(game_id)
@@ -219,7 +346,7 @@ async def owner_ensure(game_id: int) -> GameOwner | None:
         return None
     if not await database_sync_to_async(lease_acquire)(game_id):
         return None
-    owner = GameOwner(game_id)
+    owner = GameOwner(game_id, announce=announce)
     OWNERS[game_id] = owner
     owner.task = asyncio.get_running_loop().create_task(owner.run())
     await owner.ready.wait()
@@ -235,3 +362,55 @@ async def owners_stop() -> None:
             owner.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await owner.task
+
+
+# --- the sweeper: a dead owner's games continue with no input ------------------------------------
+
+SWEEP_SECONDS = 2.0
+
+
+async def sweep_once() -> list[int]:
+    """Take over every live game whose lease expired (its owner's process died): this process
+    starts an owner from snapshot + log. Two sweepers racing for a game: the lease's conditional
+    UPDATE makes one winner. Returns the games this call started."""
+    started = []
+    for game_id in await database_sync_to_async(leases_expired)():
+        if game_id in OWNERS and not OWNERS[game_id].stopped:
+            continue
+        if await owner_ensure(game_id, announce=True) is not None:
+            logger.info("online game %s: taken over by the sweeper", game_id)
+            started.append(game_id)
+    return started
+
+
+async def _sweep_forever(every: float) -> None:
+    while True:
+        # Jitter: the processes' sweeps drift apart instead of all asking at the same moment.
+        await asyncio.sleep(every * random.uniform(0.75, 1.25))
+        try:
+            await sweep_once()
+        except Exception:  # a database hiccup: try again next round
+            logger.exception("the lease sweeper failed; it tries again")
+
+
+SWEEPER: list[asyncio.Task[None]] = []
+
+
+def sweeper_start() -> asyncio.Task[None] | None:
+    """Start this process's sweeper once (the ASGI lifespan's startup, snapleague/asgi.py), every
+    ``ONLINE_SWEEP_SECONDS`` (2 by default; 0 turns it off)."""
+    every = float(getattr(settings, "ONLINE_SWEEP_SECONDS", SWEEP_SECONDS))
+    if every <= 0:
+        return None
+    if SWEEPER and not SWEEPER[0].done():
+        return SWEEPER[0]
+    SWEEPER[:] = [asyncio.get_running_loop().create_task(_sweep_forever(every))]
+    return SWEEPER[0]
+
+
+async def sweeper_stop() -> None:
+    for task in SWEEPER:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    SWEEPER.clear()

@@ -3,6 +3,7 @@ and its result is recorded by the result service with the engine as the source (
 
 from __future__ import annotations
 
+import logging
 import secrets
 from typing import Any
 
@@ -12,11 +13,14 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.protocol import GameKind
 from games.models import OnlineGame, OnlineSeat
 from games.online.services import game_start, table_check
-from snapleague.errors import Conflict, NotFound, PermissionDenied
+from snapleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from tournaments.models import Player, Series
 from tournaments.results.selectors import result_target_get
 from tournaments.results.services import EngineSource, result_record
 from tournaments.results.values import result_from_engine
+from tournaments.stages import series_forfeit_absent
+
+logger = logging.getLogger(__name__)
 
 
 def series_game_play(*, user: Any, series_id: int) -> OnlineGame:
@@ -84,3 +88,30 @@ def series_result_record(game: OnlineGame, engine_result: Any) -> None:
         game_number=game.game_number,
         result=result_from_engine(engine_result, game.players),
     )
+
+
+def series_absent_forfeit(game: OnlineGame, seats: list[int]) -> bool:
+    """A series game abandoned because ``seats`` were away (rules/tournaments.md "Byes,
+    withdrawals, forfeits": a no-show is a forfeit; everyone away, a double forfeit): the forfeit
+    is recorded by :func:`tournaments.stages.series_forfeit_absent`, whose rule decides when it
+    may be (no game of the series recorded yet, and no more players left than go on); the
+    standings and the next round follow by the stage's Celery path. When the rule does not allow
+    it (a later game of the series, a Snap table where more players stay), nothing is recorded:
+    the organiser decides (the game is shown abandoned). True when the forfeit was recorded."""
+    if game.series_id is None:
+        return False
+    players = [game.players[s] for s in seats if s < len(game.players)]
+    reason = str(
+        _("Away from online game %(number)s longer than the table allows.") % {"number": game.game_number}
+    )
+    try:
+        with transaction.atomic():  # a refusal rolls back only this, not the game's end
+            series_forfeit_absent(series_id=game.series_id, player_ids=players, reason=reason)
+    except ApplicationError as refused:
+        logger.warning(
+            "online game %s: the absent players' forfeit was not recorded (%s): the organiser decides",
+            game.pk,
+            refused.code,
+        )
+        return False
+    return True

@@ -27,6 +27,38 @@ from tournaments.engine_messages import problem_messages
 
 SNAPSHOT_EVERY = 20  # actions between snapshots: a takeover replays at most this many log rows
 
+# The table's own options, stored in the game's options next to the engine's (which never sees
+# them): how long a player may be away before a bot takes the seat (docs/online.md "Absent players").
+TABLE_OPTIONS = ("absent_seconds",)
+# The log rows that are not the game's inputs but say who plays a seat (docs/online.md, "Absent
+# players"): a bot stands in for an absent player (``bot`` its level) or the player is back
+# (``bot`` null); a tournament game abandoned because ``seats`` were absent. Every replay of the
+# log skips them (the state), and tables.Seating reads them.
+STAND_IN = "stand_in"
+ABANDON = "abandon"
+CONTROL_ROWS = frozenset({STAND_IN, ABANDON})
+ABSENT_SECONDS_RANGE = (10, 3600)
+ABSENT_SECONDS_WRONG = _("Choose how long a player may be away: from %(low)s to %(high)s seconds.")
+
+
+def absent_seconds_check(value: Any) -> int:
+    """A table's ``absent_seconds``, or ApplicationError (field ``absent_seconds``)."""
+    low, high = ABSENT_SECONDS_RANGE
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        message = ABSENT_SECONDS_WRONG % {"low": low, "high": high}
+        raise ApplicationError(code="invalid", message=message, fields={"absent_seconds": [message]})
+    return value
+
+
+def absent_seconds_of(game: OnlineGame) -> float:
+    """How long a seat of ``game`` may be away: the table's option (casual), else the setting
+    ``ONLINE_ABSENT_SECONDS`` (tournament series games; 60 by default)."""
+    from django.conf import settings
+
+    default = float(getattr(settings, "ONLINE_ABSENT_SECONDS", 60))
+    return float((game.options or {}).get("absent_seconds", default))
+
+
 logger = logging.getLogger(__name__)
 
 
@@ -88,13 +120,21 @@ def _bot_level(kind: str, level: str) -> str:
 
 @transaction.atomic
 def table_create(
-    *, user: Any, kind: str, options: Mapping[str, Any], seats: int, bots: Sequence[str | None] = ()
+    *,
+    user: Any,
+    kind: str,
+    options: Mapping[str, Any],
+    seats: int,
+    bots: Sequence[str | None] = (),
+    absent_seconds: Any = None,
 ) -> OnlineGame:
-    """A casual table with ``user`` in seat 0; ``bots[i]`` (a level, or None) sits in seat i + 1."""
+    """A casual table with ``user`` in seat 0; ``bots[i]`` (a level, or None) sits in seat i + 1.
+    ``absent_seconds`` (default: the setting) is stored in the options (the table's, not the engine's)."""
     _options(kind, options, seats)
+    table = {} if absent_seconds is None else {"absent_seconds": absent_seconds_check(absent_seconds)}
     game = OnlineGame.objects.create(
         kind=GameKind(kind).value,
-        options=dict(options),
+        options={**options, **table},
         seat_count=seats,
         invite_token=secrets.token_urlsafe(24),
         created_by=user,
@@ -174,7 +214,8 @@ def game_start(*, game_id: int) -> OnlineGame:
         raise Conflict(code="seats_empty", message=_("Every seat needs a player or a bot first."))
     server = secrets.token_bytes(32)
     seed = deal_seed(server, [bytes.fromhex(s.client_seed) for s in seats])
-    state = engine_of(game).new_game(game.options, seats=game.seat_count, dealer=game.dealer, seed=seed)
+    options = {k: v for k, v in game.options.items() if k not in TABLE_OPTIONS}
+    state = engine_of(game).new_game(options, seats=game.seat_count, dealer=game.dealer, seed=seed)
     game.sealed_seed = server.hex()
     game.server_seed_hash = hashlib.sha256(server).hexdigest()
     # The engine's setup, and what the game's online play adds (Snap: its timing numbers).
@@ -200,8 +241,10 @@ def state_load(game: OnlineGame) -> tuple[Any, int]:
         )
         state, seq = engine.replay(game.setup, []), 0
     for row in game.log.filter(seq__gt=seq).order_by("seq"):
-        state, _events = engine.apply(state, engine.action_from_dict(row.action))
         seq = row.seq
+        if row.action.get("type") in CONTROL_ROWS:  # who plays a seat: tables.Seating
+            continue
+        state, _events = engine.apply(state, engine.action_from_dict(row.action))
     return state, seq
 
 
@@ -260,3 +303,22 @@ def finish(*, game_id: int, result: Mapping[str, Any], engine_result: Any = None
     from games.online.series import series_result_record  # series imports this module
 
     series_result_record(game, engine_result)
+
+
+@transaction.atomic
+def abandon(*, game_id: int, seats: Sequence[int]) -> None:
+    """The end of a tournament series game whose ``seats`` were away longer than allowed (the
+    owner has logged the ``abandon`` row): stored as abandoned (no engine result, the server seed
+    revealed), and the absent players' forfeit recorded by the tournament's rule
+    (:func:`games.online.series.series_absent_forfeit`)."""
+    game = _locked(game_id)
+    if game.status == OnlineGame.Status.FINISHED:
+        return
+    game.status = OnlineGame.Status.FINISHED
+    game.server_seed = game.sealed_seed
+    game.result = {"abandoned": {"absent": sorted(seats)}}
+    game.finished_at = timezone.now()
+    game.save(update_fields=["status", "server_seed", "result", "finished_at"])
+    from games.online.series import series_absent_forfeit  # series imports this module
+
+    series_absent_forfeit(game, sorted(seats))

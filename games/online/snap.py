@@ -68,7 +68,17 @@ from games.engine.snap.timing import (
 )
 from games.models import OnlineGame
 from games.online import services
-from games.online.tables import NOT_YOUR_SEAT, Entry, Refusal, view_frame
+from games.online.tables import (
+    ABANDON,
+    NOT_YOUR_SEAT,
+    STAND_IN,
+    Entry,
+    Refusal,
+    Seating,
+    engine_options,
+    is_control,
+    view_frame,
+)
 from snapleague.errors import ApplicationError
 
 ENGINE = engine_for(GameKind.SNAP)
@@ -151,8 +161,12 @@ class SnapTable:
         self.engine = ENGINE
         self.timing = TimingRules(**setup.get("timing", {}))
         self.live = LiveGame(dealt.rules, dealt.deal, setup["dealer"], self.timing, 0)
+        self.seating = Seating()
         for row in rows:
-            self.live.feed(timed_input_from_dict(row))
+            if is_control(row):  # who plays a seat (a stand-in bot), not an input of the layer
+                self.seating.apply(row)
+            else:
+                self.live.feed(timed_input_from_dict(row))
         self.version = len(rows)
         assert game.started_at is not None
         self.origin = game.started_at
@@ -160,12 +174,12 @@ class SnapTable:
         # faster clock changes nothing in the game, whose times are all inputs).
         self.scale = float(getattr(settings, "ONLINE_SNAP_CLOCK_SCALE", 1.0))
         self.rng = rng  # the server's draws: reveal delays (recorded in the log)
-        self.levels = levels
-        reader = TableReader(dealt.rules)
+        self.levels = {**levels, **self.seating.stand_ins}
+        self.reader = TableReader(dealt.rules)
         # The bots' own randomness is not part of the game: their presses are logged as inputs.
         self.bots = {
-            seat: Bot(seat, LEVELS[level], dealt.rules, random.Random(), reader)
-            for seat, level in levels.items()
+            seat: Bot(seat, LEVELS[level], dealt.rules, random.Random(), self.reader)
+            for seat, level in self.levels.items()
         }
         self.presses: list[tuple[int, int, Press]] = []
         self._pressed = 0
@@ -200,6 +214,7 @@ class SnapTable:
                 "cap_at": self.live.rules.max_game_seconds * 1000,
             },
             events=self.events,
+            **self.seating.frame_extra(),
         )
 
     def now_ms(self, now: datetime) -> int:
@@ -280,6 +295,32 @@ class SnapTable:
             entries.append(entry)
         return entries
 
+    def stand_in(self, seat: int, level: str | None, sender: services.Sender, now: datetime) -> list[Entry]:
+        action = {"type": STAND_IN, "seat": seat, "bot": level}
+        self.seating.apply(action)
+        self.presses = [p for p in self.presses if p[2].seat != seat]
+        heapq.heapify(self.presses)
+        if level is None:
+            self.levels.pop(seat, None)
+            self.bots.pop(seat, None)
+        else:
+            self.levels[seat] = level
+            self.bots[seat] = Bot(seat, LEVELS[level], self.live.rules, random.Random(), self.reader)
+        self.events = []
+        self._published = None  # the new bot sees the table as it is now
+        self._publish()
+        return [self._control(action, sender, now)]
+
+    def abandon(self, seats: list[int], now: datetime) -> Entry:
+        action = {"type": ABANDON, "seats": sorted(seats)}
+        self.seating.apply(action)
+        self.presses = []
+        return self._control(action, services.Sender(None), now)
+
+    def _control(self, action: dict[str, Any], sender: services.Sender, now: datetime) -> Entry:
+        self.version += 1
+        return Entry(self.version, action, sender, now, [])
+
     def _bot_input(self, press: Press, at: int) -> TimedInput:
         if press.call is None:
             return TimedFlip(at, press.seat, reveal_delay(self.rng.random(), self.timing))
@@ -338,7 +379,7 @@ class SnapOnline:
 
     def deck_orders(self, game: OnlineGame, seed: bytes) -> list[tuple[int, list[str]]]:
         """A Snap game has one deal: the deck shuffled with the deal seed (games/engine/snap/contract.py)."""
-        deck = DECKS[game_rules(game.options).deck].cards
+        deck = DECKS[game_rules(engine_options(game.options)).deck].cards
         return [(1, list(dealing.shuffled(deck, seed, b"deal")))]
 
     def load(self, game: OnlineGame) -> SnapTable:

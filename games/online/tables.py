@@ -43,6 +43,55 @@ from games.online.bots import bot_move, bots_make
 
 NOT_YOUR_SEAT = _("You can only play the cards of your own seat.")
 
+ABANDON, CONTROL_ROWS, STAND_IN = services.ABANDON, services.CONTROL_ROWS, services.STAND_IN
+
+
+def is_control(action: Mapping[str, Any]) -> bool:
+    return action.get("type") in CONTROL_ROWS
+
+
+class Seating:
+    """Who plays which seat beyond the seats themselves: the stand-in bots (seat -> level) and the
+    seats whose absence abandoned the game, from the control rows of the log."""
+
+    def __init__(self, rows: Sequence[Mapping[str, Any]] = ()) -> None:
+        self.stand_ins: dict[int, str] = {}
+        self.abandoned: list[int] | None = None
+        for row in rows:
+            self.apply(row)
+
+    def apply(self, action: Mapping[str, Any]) -> None:
+        if action.get("type") == STAND_IN:
+            if action.get("bot"):
+                self.stand_ins[int(action["seat"])] = str(action["bot"])
+            else:
+                self.stand_ins.pop(int(action["seat"]), None)
+        elif action.get("type") == ABANDON:
+            self.abandoned = [int(s) for s in action.get("seats", [])]
+
+    def frame_extra(self) -> dict[str, Any]:
+        """What a frame says about it (names no card): only when there is something to say."""
+        extra: dict[str, Any] = {}
+        if self.stand_ins:
+            extra["stand_ins"] = {str(seat): level for seat, level in sorted(self.stand_ins.items())}
+        if self.abandoned is not None:
+            extra["abandoned"] = {"absent": self.abandoned}
+        return extra
+
+
+def control_rows(game: OnlineGame) -> list[dict[str, Any]]:
+    """The game's control rows, in log order."""
+    return list(
+        game.log.filter(action__type__in=sorted(CONTROL_ROWS))
+        .order_by("seq")
+        .values_list("action", flat=True)
+    )
+
+
+def engine_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's options without the table's own (``absent_seconds``), which no engine reads."""
+    return {k: v for k, v in options.items() if k not in services.TABLE_OPTIONS}
+
 
 def view_frame(
     engine: Engine,
@@ -122,6 +171,17 @@ class LiveTable(Protocol):
         """What is due now with no input: a bot's move, a timer."""
         ...
 
+    def stand_in(self, seat: int, level: str | None, sender: services.Sender, now: datetime) -> list[Entry]:
+        """A bot of ``level`` plays ``seat`` from now on (None: its player is back): one control
+        row (docs/online.md, "Absent players")."""
+        ...
+
+    def abandon(self, seats: list[int], now: datetime) -> Entry:
+        """The control row that ends the game because ``seats`` were absent (a tournament's forfeit)."""
+        ...
+
+    seating: Seating
+
 
 class GameOnline(Protocol):
     """One game's online play: the lobby's choices, checks, and its live table."""
@@ -159,12 +219,21 @@ class GameOnline(Protocol):
 class SnapszerTable:
     """A Snapszer match: an act answers the current version; bots are asked once per state."""
 
-    def __init__(self, game: OnlineGame, state: Any, version: int, levels: dict[int, str]) -> None:
+    def __init__(
+        self,
+        game: OnlineGame,
+        state: Any,
+        version: int,
+        levels: dict[int, str],
+        seating: Seating | None = None,
+    ) -> None:
         self.engine: Engine = engine_for(game.kind)
         self.state = state
         self.version = version
-        self.levels = levels
-        self.bots = bots_make(game.kind, game.options, levels, random.Random())
+        self.seating = seating or Seating()
+        self.options = engine_options(game.options)
+        self.levels = {**levels, **self.seating.stand_ins}
+        self.bots = bots_make(game.kind, self.options, self.levels, random.Random())
         self.bot_delay = bot_delay()
         # A bot is asked once per state (its answer only changes when the state does), a bot delay
         # after the state changed (``changed_at``); ``ask_bots`` is False once asked in this state.
@@ -178,7 +247,9 @@ class SnapszerTable:
         return self.engine.result(self.state)
 
     def frame(self, seat: int | None, *, finished: bool = False) -> dict[str, Any]:
-        return view_frame(self.engine, self.state, self.version, seat, finished=finished)
+        return view_frame(
+            self.engine, self.state, self.version, seat, finished=finished, **self.seating.frame_extra()
+        )
 
     def act(
         self, seat: int, user_id: int | None, version: Any, action: Mapping[str, Any], now: datetime
@@ -206,6 +277,31 @@ class SnapszerTable:
             return []
         seat, action = move
         return [self._commit(action, services.Sender(seat, None, self.levels[seat]), now)]
+
+    def stand_in(self, seat: int, level: str | None, sender: services.Sender, now: datetime) -> list[Entry]:
+        action = {"type": STAND_IN, "seat": seat, "bot": level}
+        self.seating.apply(action)
+        if level is None:
+            self.levels.pop(seat, None)
+            self.bots.pop(seat, None)
+        else:
+            self.levels[seat] = level
+            self.bots.update(bots_make(self.engine.kind, self.options, {seat: level}, random.Random()))
+        self.changed_at, self.ask_bots = now, bool(self.bots)
+        return [self._control(action, sender, now)]
+
+    def abandon(self, seats: list[int], now: datetime) -> Entry:
+        action = {"type": ABANDON, "seats": sorted(seats)}
+        self.seating.apply(action)
+        self.ask_bots = False
+        return self._control(action, services.Sender(None), now)
+
+    def _control(self, action: dict[str, Any], sender: services.Sender, now: datetime) -> Entry:
+        self.version += 1
+        snapshot = (
+            self.engine.to_snapshot(self.state) if self.version % services.SNAPSHOT_EVERY == 0 else None
+        )
+        return Entry(self.version, action, sender, now, [], snapshot)
 
     def _commit(self, action: Any, sender: services.Sender, now: datetime) -> Entry:
         state, events = self.engine.apply(self.state, action)
@@ -236,14 +332,14 @@ class SnapszerOnline:
         return {}
 
     def deck_orders(self, game: OnlineGame, seed: bytes) -> list[tuple[int, list[str]]]:
-        _profile, rules = snapszer_rules(game.options)
+        _profile, rules = snapszer_rules(engine_options(game.options))
         hands = len((game.result or {}).get("hands", [])) or 1
         return [(n, [c.name for c in deal_for(rules, seed, n)]) for n in range(1, hands + 1)]
 
     def load(self, game: OnlineGame) -> SnapszerTable:
         state, version = services.state_load(game)
         levels = {s.number: s.bot_level for s in game.seats.all() if s.bot_level}
-        return SnapszerTable(game, state, version, levels)
+        return SnapszerTable(game, state, version, levels, Seating(control_rows(game)))
 
 
 def _registry() -> dict[GameKind, GameOnline]:

@@ -20,7 +20,9 @@
   const captures = {}; // seat -> cards won, from the frames' events (the end screen)
   let choosing = null; // {seq, at}: a call pressed while several claims match, until one is picked
 
-  const who = (s) => (names[s] || "seat " + s) + (view && s === view.seat ? " (" + T.you + ")" : "");
+  let standIns = {}; // seat -> bot level: a bot plays an absent player's seat (docs/online.md)
+  const who = (s) => (names[s] || "seat " + s) + (view && s === view.seat ? " (" + T.you + ")" : "") +
+    (standIns[s] ? " (" + T.botPlaying + ")" : "");
 
   // The cards' names in the page's language (games/card_names.py): a short label on the card,
   // the full name in its title.
@@ -127,6 +129,7 @@
     version = frame.version;
     view = frame.view;
     live = frame.live || { now: 0, frozen: false, paused_ms: 0, cap_at: 0 };
+    standIns = frame.stand_ins || {};
     root.dataset.version = frame.version;
     root.dataset.seq = view.seq;
     if (shownAt[view.seq] === undefined) shownAt[view.seq] = performance.now();
@@ -171,7 +174,18 @@
     const left = Math.max(0, Math.round((live.cap_at - live.now) / 1000));
     $("clock").textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") + " " + T.left;
     if (frame.version > eventsShown) { eventsShown = frame.version; (frame.events || []).forEach(happened); }
-    if (frame.finished || view.result) ended(view.result, frame.finished);
+    if (frame.abandoned) abandoned();
+    else if (frame.finished || view.result) ended(view.result, frame.finished);
+  }
+
+  function abandoned() {
+    const box = $("ended");
+    box.hidden = false;
+    root.dataset.finished = "1";
+    $("call").disabled = true; $("flip").disabled = true;
+    box.innerHTML = "";
+    const h = document.createElement("h2"); h.textContent = T.abandoned; box.appendChild(h);
+    $("status").textContent = T.abandoned;
   }
 
   function line(text, cls) {

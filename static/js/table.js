@@ -10,6 +10,7 @@
   const $ = (id) => document.getElementById(id);
   const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
   let ws = null, version = null, view = null, retry = 500;
+  let standIns = {}; // seat -> bot level: a bot plays an absent player's seat (docs/online.md)
   // The invitation link selects itself when tapped (here, not in an inline onclick: the CSP).
   const invite = $("invite-link");
   if (invite) invite.addEventListener("click", () => invite.select());
@@ -51,7 +52,8 @@
     view = frame.view;
     const h = view.hand, me = view.seat, m = view.match;
     const other = me === null ? null : 1 - me;
-    const who = (s) => names[s] || "seat " + s;
+    standIns = frame.stand_ins || {};
+    const who = (s) => (names[s] || "seat " + s) + (standIns[s] ? " (" + T.botPlaying + ")" : "");
     $("scoreboard").innerHTML = "";
     const sb = document.createElement("div");
     sb.textContent = T.match + ": " + who(0) + " " + m.scores[0] + " – " + m.scores[1] + " " + who(1) +
@@ -102,7 +104,19 @@
     });
     const mustMove = legal.some((a) => a.type !== "declare");
     $("status").textContent = me === null ? T.watching : (mustMove ? T.yourTurn : T.theirTurn);
-    if (frame.finished) ended(m, me);
+    if (frame.abandoned) abandoned();
+    else if (frame.finished) ended(m, me);
+  }
+
+  function abandoned() {
+    const box = $("ended");
+    box.hidden = false;
+    box.innerHTML = "<h2></h2><p><a></a></p>";
+    box.querySelector("h2").textContent = T.abandoned;
+    const link = box.querySelector("a");
+    link.href = "../"; link.textContent = T.lobby;
+    $("status").textContent = T.abandoned;
+    for (const b of root.querySelectorAll("button.pcard, #actions button")) b.disabled = true;
   }
 
   function ended(m, me) {

@@ -37,7 +37,7 @@ async def opened(game_id: int, *headers: tuple[bytes, bytes]) -> WebsocketCommun
     if not any(name == b"origin" for name, _ in sent):
         sent.append(ORIGIN)
     communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=sent)
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=10)  # a loaded machine's first Redis connection
     assert connected
     return communicator
 

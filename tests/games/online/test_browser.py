@@ -214,3 +214,53 @@ def test_a_snap_table_for_people_is_joined_by_link_and_filled_with_bots(
     assert [s.bot_level for s in game.seats.all()] == ["", "", "beginner"]
     names = anna.locator("#seats .seat-name").all_inner_texts()
     assert names[0].startswith("anna") and names[1] == "bence" and "beginner" in names[2]
+
+
+def test_an_absent_players_seat_shows_its_bot_and_comes_back(
+    server: str, browser: Any, make_user: Any, monkeypatch: Any
+) -> None:
+    """The lobby's absence option; Bence's page closes; past the timeout (the owner's clock moved
+    on, no waiting) Anna's page names "bence (bot playing)"; Bence opens the table again: his seat."""
+    import time
+
+    from games.online import owner as owner_module
+    from tests.games.online.test_absence import Clock
+
+    clock = Clock()
+    monkeypatch.setattr(owner_module, "CLOCK", clock)
+    make_user("anna")
+    make_user("bence")
+    anna = _logged_in(browser, server, "anna", PHONE)
+    anna.select_option("#opponent", "person")
+    anna.fill("#absent", "10")
+    anna.click("#new-table button[type=submit]")
+    anna.wait_for_url(re.compile(r"/play/\d+/$"))
+    invite = anna.locator("#waiting input").input_value()
+    bence = _logged_in(browser, server, "bence", DESKTOP)
+    bence.goto(invite)
+    bence.wait_for_selector("#hand button.pcard")
+    anna.wait_for_selector("#hand button.pcard")
+    game = OnlineGame.objects.get()
+    assert game.options["absent_seconds"] == 10
+    table_url = bence.url
+    bence.close()
+    deadline = time.monotonic() + 15
+    while 1 not in getattr(owner_module.OWNERS.get(game.pk), "away_since", {}):
+        assert time.monotonic() < deadline, "the owner did not hear Bence leave"
+        time.sleep(0.05)
+    clock.forward(11)
+    anna.wait_for_function(
+        "() => document.getElementById('opponent').textContent.includes('bence (bot playing)')"
+    )
+    anna.screenshot(path=f"{SHOTS}/online-bot-playing-phone.png", full_page=True)
+    again = _logged_in(browser, server, "bence", DESKTOP)
+    again.goto(table_url)
+    again.wait_for_selector("#hand button.pcard")
+    anna.wait_for_function("() => !document.getElementById('opponent').textContent.includes('bot playing')")
+    kinds = [
+        a["bot"]
+        for a in GameLogEntry.objects.filter(game=game, action__type="stand_in").values_list(
+            "action", flat=True
+        )
+    ]
+    assert kinds == ["casual", None]

@@ -174,6 +174,12 @@ def test_the_server_pings_a_seat_and_logs_the_round_trip(make_user: Any, fast_cl
         rtt = await until(ws, lambda f: f["type"] == "rtt")
         assert 0 <= rtt["rtt_ms"] < 5000
         await until(ws, lambda f: f["type"] == "view" and f["version"] >= 1)
+        # Across processes (Redis) a timer's view may come before the owner has taken the round
+        # trip: wait for its row before stopping the owner.
+        for _ in range(200):
+            if await sync_to_async(GameLogEntry.objects.filter(game=game, action__type="rtt").exists)():
+                break
+            await asyncio.sleep(0.05)
         await ws.disconnect()
         await owners_stop()
 
