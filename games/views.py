@@ -48,6 +48,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "mine": mine,
             "open": games.filter(status=OnlineGame.Status.OPEN)[:20],
             "live": games.filter(status=OnlineGame.Status.PLAYING)[:20],
+            # Casual games only: a tournament game's replay is linked from its series' page.
+            "finished": games.filter(status=OnlineGame.Status.FINISHED, series__isnull=True).order_by(
+                "-finished_at"
+            )[:20],
         },
     )
 

@@ -18,6 +18,7 @@ from django.urls import reverse
 from games.engine.protocol import engine_for
 from games.models import OnlineGame
 from games.online.replay import ALL, log_rows, replay_get, seat_names
+from games.online.series import series_game_play
 from games.online.services import table_create
 from games.online.snap import VARIANTS
 from games.online.tables import online_for
@@ -27,6 +28,7 @@ from tests.games.online.test_hidden_information import hidden_from
 from tests.games.online.test_hidden_information import leaks as snapszer_leaks
 from tests.games.online.test_snap_hidden_information import face_down
 from tests.games.online.test_snap_hidden_information import leaks as snap_leaks
+from tournaments.models import Series
 
 pytestmark = pytest.mark.django_db
 
@@ -148,3 +150,47 @@ def test_the_page_embeds_the_steps_of_the_chosen_view(make_user: Any, client: Cl
     everything = client.get(reverse("games:replay", args=[game.pk]), {"seat": ALL}).context["steps"]
     assert everything[0]["frame"]["view"]["seat"] is None and len(everything[0]["frame"]["hands"]) == 2
     assert len(everything[0]["frame"]["stock"]) > 0
+
+
+def test_links_lead_to_the_replay_from_the_lobby_and_the_series(
+    make_series: Any, players: list[Any], player_user: Any, make_user: Any, client: Client
+) -> None:
+    casual = snapszer_game(player_user, "snapszer")
+    play_snapszer(casual)
+    players[1].user = make_user("bence")
+    players[1].save()
+    series = make_series(players[:2], game="snapszer")
+    series.stage.online_play = True
+    series.stage.save()
+    game = series_game_play(user=player_user, series_id=series.pk)
+    play_snapszer(game)
+    client.force_login(player_user)
+    lobby = client.get(reverse("games:lobby")).content.decode()
+    assert reverse("games:replay", args=[casual.pk]) in lobby
+    # the tournament game is linked from its series, not from the lobby's finished casual games
+    finished = lobby.split('id="finished-games"')[1]
+    assert reverse("games:replay", args=[game.pk]) not in finished
+    page = client.get(reverse("tournaments:series", args=[series.pk])).content.decode()
+    assert reverse("games:replay", args=[game.pk]) in page
+    assert client.get(reverse("games:replay", args=[game.pk])).status_code == 200
+
+
+def test_a_series_game_is_replayed_only_for_who_sees_the_series(
+    make_series: Any, players: list[Any], player_user: Any, make_user: Any, monkeypatch: Any
+) -> None:
+    players[1].user = make_user("bence")
+    players[1].save()
+    series = make_series(players[:2], game="snapszer")
+    series.stage.online_play = True
+    series.stage.save()
+    game = series_game_play(user=player_user, series_id=series.pk)
+    play_snapszer(game)
+    assert replay_get(user=player_user, game_id=game.pk, viewer=None)[1].steps
+
+    # A series its tournament hides from the user (a draft): the game is not found either.
+    def nothing_visible(*, user: Any) -> Any:
+        return Series.objects.none()
+
+    monkeypatch.setattr("tournaments.selectors.series_visible", nothing_visible)
+    with pytest.raises(NotFound):
+        replay_get(user=player_user, game_id=game.pk, viewer=None)
