@@ -117,7 +117,7 @@
     if (li) {
       li.classList.add("current"); li.setAttribute("aria-current", "step");
       const list = $("steps");
-      list.scrollTop = li.offsetTop - list.offsetTop - list.clientHeight / 2;
+      list.scrollTop = li.offsetTop - list.clientHeight / 2; // the list is the line's offset parent
     }
     $("first").disabled = $("prev").disabled = at === 0;
     $("next").disabled = $("last").disabled = at === steps.length - 1;

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -30,6 +33,18 @@ def _log(game: OnlineGame, entries: list[Entry]) -> None:
         )
 
 
+@contextmanager
+def _loop() -> Iterator[Callable[[Coroutine[Any, Any, list[Entry]]], list[Entry]]]:
+    """Runs a table's coroutines to the end on an event loop of its own thread (the caller's thread
+    may be running one already: Playwright's sync API in the browser tests)."""
+    loop = asyncio.new_event_loop()
+    with ThreadPoolExecutor(1) as worker:
+        try:
+            yield lambda coroutine: worker.submit(loop.run_until_complete, coroutine).result()
+        finally:
+            worker.submit(loop.close).result()
+
+
 def play_snapszer(game: OnlineGame, levels: tuple[str, str] = ("random", "heuristic")) -> Any:
     """Play a started Snapszer game to its end (bots of ``levels`` in both seats); its last state."""
     game.refresh_from_db()
@@ -37,15 +52,12 @@ def play_snapszer(game: OnlineGame, levels: tuple[str, str] = ("random", "heuris
     table = SnapszerTable(game, state, version, dict(enumerate(levels)))
     assert game.started_at is not None
     now = game.started_at
-    loop = asyncio.new_event_loop()
-    try:
+    with _loop() as run:
         while not table.is_terminal():
             now += timedelta(seconds=1)
-            entries = loop.run_until_complete(table.due(now))
+            entries = run(table.due(now))
             assert entries, "a bot is always on move in a Snapszer match"
             _log(game, entries)
-    finally:
-        loop.close()
     _finish(game, table.result())
     return table.state
 
@@ -62,15 +74,12 @@ def play_snap(game: OnlineGame, seed: int = 0) -> Any:
     )
     assert game.started_at is not None
     now = game.started_at
-    loop = asyncio.new_event_loop()
-    try:
+    with _loop() as run:
         while not table.is_terminal():
             wait = table.wake_in(now)
             assert wait is not None, "a live Snap game always has a next timer"
             now += timedelta(seconds=wait)
-            _log(game, loop.run_until_complete(table.due(now)))
-    finally:
-        loop.close()
+            _log(game, run(table.due(now)))
     _finish(game, table.result())
     return table.live.state
 
