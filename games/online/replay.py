@@ -28,6 +28,7 @@ from snapleague.errors import Conflict, NotFound
 ALL: Final = "all"  # the viewer who sees every card (only once the game is over)
 
 type Viewer = int | str  # a seat number, or ALL
+type LogRows = Sequence[Mapping[str, Any]]  # a log as the replays take it: ``seq`` and ``action``
 
 NOT_FINISHED = gettext_lazy(
     "This game is still being played. Its replay opens when it ends: a replay now would show "
@@ -113,7 +114,7 @@ def seat_names(game: OnlineGame) -> list[str]:
     ]
 
 
-def log_rows(game: OnlineGame) -> list[dict[str, Any]]:
+def log_rows(game: OnlineGame) -> LogRows:
     """The game's log as the replay functions take it: ``seq`` and the logged ``action``."""
     return [
         {"seq": seq, "action": action}

@@ -69,7 +69,18 @@ from games.engine.snap.timing import (
 )
 from games.models import OnlineGame
 from games.online import services
-from games.online.replay import ALL, Replay, Step, Viewer, card_words, describe, named, result_of, several
+from games.online.replay import (
+    ALL,
+    LogRows,
+    Replay,
+    Step,
+    Viewer,
+    card_words,
+    describe,
+    named,
+    result_of,
+    several,
+)
 from games.online.tables import NOT_YOUR_SEAT, Entry, Refusal, view_frame
 from snapleague.errors import ApplicationError
 
@@ -362,13 +373,7 @@ class SnapOnline:
         levels = {s.number: s.bot_level for s in game.seats.all() if s.bot_level}
         return SnapTable(game, rows, levels, secrets.SystemRandom())
 
-    def replay(
-        self,
-        setup: Mapping[str, Any],
-        rows: Sequence[Mapping[str, Any]],
-        viewer: Viewer,
-        names: Sequence[str],
-    ) -> Replay:
+    def replay(self, setup: Mapping[str, Any], rows: LogRows, viewer: Viewer, names: Sequence[str]) -> Replay:
         """One step per log row that changed the table or told something (a round trip, a timer
         with nothing due, a refused flip: no step); the frame is the live table's frame
         (``SnapTable.frame``), and for ALL every face-down pile besides."""

@@ -41,7 +41,18 @@ from games.engine.sixtysix.rules import PROFILES as SNAPSZER_PROFILES
 from games.models import OnlineGame
 from games.online import services
 from games.online.bots import bot_move, bots_make
-from games.online.replay import ALL, Replay, Step, Viewer, card_words, describe, named, result_of, suit_words
+from games.online.replay import (
+    ALL,
+    LogRows,
+    Replay,
+    Step,
+    Viewer,
+    card_words,
+    describe,
+    named,
+    result_of,
+    suit_words,
+)
 
 NOT_YOUR_SEAT = gettext_lazy("You can only play the cards of your own seat.")
 
@@ -83,6 +94,21 @@ class Entry:
     received_at: datetime
     events: list[Any]
     snapshot: dict[str, Any] | None = None
+
+
+def entries_append(game_id: int, entries: Sequence[Entry]) -> None:
+    """Append a table's entries to the game's log, in order (each its own write, moving the version
+    by one). Raises StaleWrite when another owner wrote first (games/online/services.py)."""
+    for entry in entries:
+        services.log_append(
+            game_id=game_id,
+            seq=entry.seq,
+            action=entry.action,
+            sender=entry.sender,
+            received_at=entry.received_at,
+            events=entry.events,
+            snapshot=entry.snapshot,
+        )
 
 
 class Refusal(Exception):
@@ -153,13 +179,7 @@ class GameOnline(Protocol):
         """Every deal's deck order from the deal seed (the verify page), numbered from 1."""
         ...
 
-    def replay(
-        self,
-        setup: Mapping[str, Any],
-        rows: Sequence[Mapping[str, Any]],
-        viewer: Viewer,
-        names: Sequence[str],
-    ) -> Replay:
+    def replay(self, setup: Mapping[str, Any], rows: LogRows, viewer: Viewer, names: Sequence[str]) -> Replay:
         """The game's steps rebuilt from the setup and the log rows (``seq``, ``action``), no
         snapshot, no database: what happened at each, and the frame ``viewer`` (a seat, or ALL:
         every card) sees then (games/online/replay.py). Raises the engine's errors on a log that
@@ -260,13 +280,7 @@ class SnapszerOnline:
         levels = {s.number: s.bot_level for s in game.seats.all() if s.bot_level}
         return SnapszerTable(game, state, version, levels)
 
-    def replay(
-        self,
-        setup: Mapping[str, Any],
-        rows: Sequence[Mapping[str, Any]],
-        viewer: Viewer,
-        names: Sequence[str],
-    ) -> Replay:
+    def replay(self, setup: Mapping[str, Any], rows: LogRows, viewer: Viewer, names: Sequence[str]) -> Replay:
         engine = engine_for(self.kind)
         state = engine.replay(dict(setup), [])
         first = state.hand

@@ -1,6 +1,6 @@
 """Finished online games for tests: played to the end by bots in every seat through the owner's
 live tables (``SnapszerTable``, ``SnapTable``) in virtual time, each entry logged with
-``services.log_append`` and the end stored with ``services.finish``, exactly as the owner does,
+``entries_append`` and the end stored with ``services.finish``, exactly as the owner does,
 without sockets or an owner task (the replay tests, the permission matrix, the browser test)."""
 
 from __future__ import annotations
@@ -17,20 +17,7 @@ from games.engine.snap.bots import LEVELS as SNAP_LEVELS
 from games.models import OnlineGame
 from games.online import services
 from games.online.snap import SnapTable
-from games.online.tables import Entry, SnapszerTable
-
-
-def _log(game: OnlineGame, entries: list[Entry]) -> None:
-    for e in entries:
-        services.log_append(
-            game_id=game.pk,
-            seq=e.seq,
-            action=e.action,
-            sender=e.sender,
-            received_at=e.received_at,
-            events=e.events,
-            snapshot=e.snapshot,
-        )
+from games.online.tables import Entry, SnapszerTable, entries_append
 
 
 @contextmanager
@@ -57,7 +44,7 @@ def play_snapszer(game: OnlineGame, levels: tuple[str, str] = ("random", "heuris
             now += timedelta(seconds=1)
             entries = run(table.due(now))
             assert entries, "a bot is always on move in a Snapszer match"
-            _log(game, entries)
+            entries_append(game.pk, entries)
     _finish(game, table.result())
     return table.state
 
@@ -79,7 +66,7 @@ def play_snap(game: OnlineGame, seed: int = 0) -> Any:
             wait = table.wake_in(now)
             assert wait is not None, "a live Snap game always has a next timer"
             now += timedelta(seconds=wait)
-            _log(game, run(table.due(now)))
+            entries_append(game.pk, run(table.due(now)))
     _finish(game, table.result())
     return table.live.state
 

@@ -152,18 +152,26 @@ def test_the_page_embeds_the_steps_of_the_chosen_view(make_user: Any, client: Cl
     assert len(everything[0]["frame"]["stock"]) > 0
 
 
-def test_links_lead_to_the_replay_from_the_lobby_and_the_series(
-    make_series: Any, players: list[Any], player_user: Any, make_user: Any, client: Client
-) -> None:
-    casual = snapszer_game(player_user, "snapszer")
-    play_snapszer(casual)
+def finished_series_game(
+    make_series: Any, players: list[Any], user: Any, make_user: Any
+) -> tuple[Series, OnlineGame]:
+    """Game 1 of an online Snapszer series of the first two players (both with accounts), played out."""
     players[1].user = make_user("bence")
     players[1].save()
     series = make_series(players[:2], game="snapszer")
     series.stage.online_play = True
     series.stage.save()
-    game = series_game_play(user=player_user, series_id=series.pk)
+    game = series_game_play(user=user, series_id=series.pk)
     play_snapszer(game)
+    return series, game
+
+
+def test_links_lead_to_the_replay_from_the_lobby_and_the_series(
+    make_series: Any, players: list[Any], player_user: Any, make_user: Any, client: Client
+) -> None:
+    casual = snapszer_game(player_user, "snapszer")
+    play_snapszer(casual)
+    series, game = finished_series_game(make_series, players, player_user, make_user)
     client.force_login(player_user)
     lobby = client.get(reverse("games:lobby")).content.decode()
     assert reverse("games:replay", args=[casual.pk]) in lobby
@@ -178,13 +186,7 @@ def test_links_lead_to_the_replay_from_the_lobby_and_the_series(
 def test_a_series_game_is_replayed_only_for_who_sees_the_series(
     make_series: Any, players: list[Any], player_user: Any, make_user: Any, monkeypatch: Any
 ) -> None:
-    players[1].user = make_user("bence")
-    players[1].save()
-    series = make_series(players[:2], game="snapszer")
-    series.stage.online_play = True
-    series.stage.save()
-    game = series_game_play(user=player_user, series_id=series.pk)
-    play_snapszer(game)
+    _series, game = finished_series_game(make_series, players, player_user, make_user)
     assert replay_get(user=player_user, game_id=game.pk, viewer=None)[1].steps
 
     # A series its tournament hides from the user (a draft): the game is not found either.
