@@ -10,6 +10,7 @@ urlpatterns = [
     path("join/<str:token>/", views.join, name="join"),
     path("<int:game_id>/", views.table, name="table"),
     path("<int:game_id>/verify/", views.verify, name="verify"),
+    path("<int:game_id>/replay/", views.replay, name="replay"),
     path("<int:game_id>/bots/", views.fill_with_bots, name="fill"),
     path("series/<int:series_id>/", views.series_play, name="series_play"),
 ]

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.card_names import card_names
 from games.engine.protocol import GameKind, engine_for
 from games.models import OnlineGame
+from games.online.replay import ALL, replay_get, seat_names
 from games.online.series import series_game_play
 from games.online.services import (
     ABSENT_SECONDS_RANGE,
@@ -57,6 +58,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "mine": mine,
             "open": games.filter(status=OnlineGame.Status.OPEN)[:20],
             "live": games.filter(status=OnlineGame.Status.PLAYING)[:20],
+            # Casual games only: a tournament game's replay is linked from its series' page.
+            "finished": games.filter(status=OnlineGame.Status.FINISHED, series__isnull=True).order_by(
+                "-finished_at"
+            )[:20],
         },
     )
 
@@ -151,13 +156,6 @@ def series_play(request: HttpRequest, series_id: int) -> HttpResponse:
     return redirect("games:table", game.pk)
 
 
-def _names(game: OnlineGame) -> list[str]:
-    return [
-        s.user.username if s.user else (f"bot {s.number} ({s.bot_level})" if s.bot_level else "—")
-        for s in game.seats.all()
-    ]
-
-
 @require_GET
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(OnlineGame.objects.prefetch_related("seats__user"), pk=game_id)
@@ -180,7 +178,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         {
             "game": game,
             "seat": seat,
-            "names": _names(game),
+            "names": seat_names(game),
             "invite": invite,
             "levels": online_for(game.kind).bot_levels,
             "empty_seats": sum(1 for s in game.seats.all() if s.is_empty),
@@ -205,3 +203,22 @@ def verify(request: HttpRequest, game_id: int) -> HttpResponse:
             deals=online_for(game.kind).deck_orders(game, seed),
         )
     return render(request, "games/verify.html", context)
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through a finished game (docs/online.md, "Replays"): ``?seat=`` a seat or ``all``,
+    ``?step=`` the step shown first (the page keeps both in the address)."""
+    game, steps = replay_get(user=request.user, game_id=game_id, viewer=request.GET.get("seat"))
+    names = seat_names(game)
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "game": game,
+            "names": names,
+            "viewer": steps.viewer,
+            "viewers": [(str(n), name) for n, name in enumerate(names)] + [(ALL, _("All cards"))],
+            "steps": [step.to_dict(index) for index, step in enumerate(steps.steps)],
+        },
+    )

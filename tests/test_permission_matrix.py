@@ -47,9 +47,11 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games.engine.protocol import GameKind
+from games.online.series import series_game_play
 from games.online.services import table_create
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
+from tests.games.online.finished_games import play_snapszer
 from tournaments import stages
 from tournaments.models import Club, Player, Series, Stage, Tournament
 from tournaments.services import organiser_invitation_create, tournament_players_add
@@ -83,7 +85,8 @@ def r(route: str, method: str, *statuses: int, on: str = "running", not_done: tu
 # the player with game 1 recorded); "draft" a draft tournament of the same club with a stage and no
 # round (seen only by its club's organisers and its referees); "swiss", "knockout" its Swiss and
 # single elimination stages; "fresh" a series with no game yet; "online" a series of its stage
-# played online, the player seated; "reset" a password reset link that is not valid.
+# played online, the player seated; "reset" a password reset link that is not valid; "finished" a
+# finished casual online game, "series_game" a finished online game of a series of the running one.
 # fmt: off
 MATRIX: list[Row] = [
     # A 302 for anon is the login page (checked), but where REDIRECTS_ANYONE says otherwise.
@@ -123,6 +126,11 @@ MATRIX: list[Row] = [
     r("games:fill",                              "POST",   302, 302, 302, 302, 302, 302,
       not_done=("referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")),
     r("games:verify",                            "GET",    200, 200, 200, 200, 200, 200),
+    # A replay: refused while the game is played (the casual table is open); a finished casual game
+    # for anyone; a finished tournament game for whoever sees its series (the tournament is public).
+    r("games:replay",                            "GET",    409, 409, 409, 409, 409, 409),
+    r("games:replay",                            "GET",    200, 200, 200, 200, 200, 200, on="finished"),
+    r("games:replay",                            "GET",    200, 200, 200, 200, 200, 200, on="series_game"),
     # The player to the new table; anyone else back to the series, told only its players may.
     r("games:series_play",                       "POST",   302, 302, 302, 302, 302, 302, on="online",
       not_done=("referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")),
@@ -381,6 +389,28 @@ def _build() -> World:
         user=users["player"], kind=GameKind.SNAPSZER, options={"profile": "snapszer"}, seats=2
     )
 
+    # Finished games to replay: a casual one, and a game of an online series Anna does not play in
+    # (so that her "Play" rows stay as they are).
+    finished = table_create(
+        user=users["player"],
+        kind=GameKind.SNAPSZER,
+        options={"profile": "snapszer"},
+        seats=2,
+        bots=["casual"],
+    )
+    play_snapszer(finished)
+    elsewhere = (
+        Series.objects.filter(stage=online, walkover=False)
+        .exclude(seats__player=anna)
+        .order_by("round__number")
+        .first()
+    )
+    assert elsewhere is not None
+    first_seat = elsewhere.seats.order_by("seat").first()
+    assert first_seat is not None and first_seat.player.user is not None
+    series_game = series_game_play(user=first_seat.player.user, series_id=elsewhere.pk)
+    play_snapszer(series_game)
+
     _invitation, invitation_token = organiser_invitation_create(user=users["organiser_here"], club=club)
 
     base = {
@@ -404,6 +434,8 @@ def _build() -> World:
         "online": {**base, "series_id": _series_of(online, anna).pk},
         "reset": {"uidb64": "MQ", "token": "not-a-token"},
         "invite": {**base, "token": invitation_token},
+        "finished": {**base, "game_id": finished.pk},
+        "series_game": {**base, "game_id": series_game.pk},
     }
     fresh_away = fresh.seats.order_by("seat").first().player_id  # type: ignore[union-attr]
     won_game_2 = snapszer_win(anna, opponent)

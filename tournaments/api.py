@@ -168,7 +168,12 @@ class GameResultOutputSerializer(serializers.ModelSerializer[GameResult]):
     series = serializers.IntegerField(source="game.series_id")
     sudden_death = serializers.BooleanField(source="game.sudden_death")
     series_status = serializers.CharField(source="game.series.status")
-    recorded_by = serializers.CharField(source="recorded_by.username", default=None)
+    recorded_by = serializers.CharField(
+        source="recorded_by.username",
+        default=None,
+        allow_null=True,
+        help_text="Who recorded it; null for a result the engine recorded (a game played online).",
+    )
 
     class Meta:
         model = GameResult
@@ -832,7 +837,12 @@ class RoundListApi(ListAPIView[Round]):
 
 class WithdrawalOutputSerializer(serializers.ModelSerializer[Withdrawal]):
     player_name = serializers.CharField(source="player.name")
-    recorded_by = serializers.CharField(source="recorded_by.username", default=None)
+    recorded_by = serializers.CharField(
+        source="recorded_by.username",
+        default=None,
+        allow_null=True,
+        help_text="Who recorded it; null for a result the engine recorded (a game played online).",
+    )
 
     class Meta:
         model = Withdrawal
@@ -1012,7 +1022,12 @@ class GameVoidOutputSerializer(serializers.Serializer[Any]):
     """Who voided a game, when and why (the void result version)."""
 
     version = serializers.IntegerField()
-    recorded_by = serializers.CharField(source="recorded_by.username", default=None)
+    recorded_by = serializers.CharField(
+        source="recorded_by.username",
+        default=None,
+        allow_null=True,
+        help_text="Who recorded it; null for a result the engine recorded (a game played online).",
+    )
     reason = serializers.CharField()
     created_at = serializers.DateTimeField()
     corrected_game = serializers.IntegerField(source="value.corrected_game", default=None)

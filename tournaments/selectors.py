@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from games.models import OnlineGame
 from snapleague.errors import ApplicationError, NotFound
 from snapleague.users import Account, AnyUser, signed_in
 from tournaments import outcomes
@@ -328,6 +329,8 @@ class SeriesPage:
     problem: str  # the recorded games no longer make a valid series (shown, never a 500)
     roles: Roles
     version: int
+    # The finished online games of the series by game number: their replays (games:replay).
+    replays: dict[int, int] = field(default_factory=dict)
 
     @property
     def names(self) -> dict[int, str]:
@@ -393,6 +396,11 @@ def series_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
         problem=problem,
         roles=roles_get(user=user, tournament=tournament),
         version=sum(len(v) for v in versions.values()),
+        replays=dict(
+            series.online_games.filter(
+                status=OnlineGame.Status.FINISHED, game_number__isnull=False
+            ).values_list("game_number", "pk")
+        ),
     )
 
 

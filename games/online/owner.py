@@ -34,7 +34,7 @@ from games.engine.errors import ActionCode, ActionError
 from games.models import OnlineGame
 from games.online import services
 from games.online.lease import RENEW_SECONDS, lease_acquire, lease_release, lease_renew, leases_expired
-from games.online.tables import Entry, LiveTable, Refusal, online_for, view_frame
+from games.online.tables import Entry, LiveTable, Refusal, entries_append, online_for, view_frame
 from tournaments.engine_messages import action_error_message
 
 __all__ = [
@@ -285,16 +285,7 @@ class GameOwner:
         its frame. A write that finds another owner's row raises StaleWrite: this owner stops."""
         if not entries:
             return
-        for entry in entries:
-            await database_sync_to_async(services.log_append)(
-                game_id=self.game_id,
-                seq=entry.seq,
-                action=entry.action,
-                sender=entry.sender,
-                received_at=entry.received_at,
-                events=entry.events,
-                snapshot=entry.snapshot,
-            )
+        await database_sync_to_async(entries_append)(self.game_id, entries)
         await self._broadcast()
 
     async def _finish(self) -> None:

@@ -38,14 +38,15 @@ from __future__ import annotations
 import heapq
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engine import dealing
 from games.engine.errors import ActionCode, InvalidAction
@@ -68,6 +69,18 @@ from games.engine.snap.timing import (
 )
 from games.models import OnlineGame
 from games.online import services
+from games.online.replay import (
+    ALL,
+    LogRows,
+    Replay,
+    Step,
+    Viewer,
+    card_words,
+    describe,
+    named,
+    result_of,
+    several,
+)
 from games.online.tables import (
     ABANDON,
     NOT_YOUR_SEAT,
@@ -91,7 +104,7 @@ MAX_PRESSES_PER_WAKE: Final = 500  # a safety net for one wake's loop
 CASUAL_TIMING: Final = TimingRules(max_lag_compensation_ms=500, reveal_jitter_ms=100)
 SERIES_TIMING: Final = TimingRules(reveal_jitter_ms=100)
 
-NO_RECYCLE_SHUFFLE = _(
+NO_RECYCLE_SHUFFLE = gettext_lazy(
     "Online Snap cannot shuffle a turned-over pile (a timed-out flip would need a new order nobody "
     "sent): choose another rule for empty face-down piles."
 )
@@ -161,13 +174,11 @@ class SnapTable:
         self.engine = ENGINE
         self.timing = TimingRules(**setup.get("timing", {}))
         self.live = LiveGame(dealt.rules, dealt.deal, setup["dealer"], self.timing, 0)
-        self.seating = Seating()
+        self.seating = Seating()  # who plays a seat (a stand-in bot): the log's control rows
+        self.version = 0
+        self.events: list[dict[str, Any]] = []  # what the next frames tell (the latest batch)
         for row in rows:
-            if is_control(row):  # who plays a seat (a stand-in bot), not an input of the layer
-                self.seating.apply(row)
-            else:
-                self.live.feed(timed_input_from_dict(row))
-        self.version = len(rows)
+            self.feed_logged(row)
         assert game.started_at is not None
         self.origin = game.started_at
         # Game milliseconds per real millisecond: 1, but for tests that play whole games (a
@@ -184,7 +195,7 @@ class SnapTable:
         self.presses: list[tuple[int, int, Press]] = []
         self._pressed = 0
         self._published: tuple[int, int, bool] | None = None
-        self.events: list[dict[str, Any]] = []  # what the next frames tell (the latest batch)
+        self.events = []
         self._publish()
 
     # Reading -----------------------------------------------------------------------------------
@@ -222,6 +233,19 @@ class SnapTable:
         return max(self.live.now, int((now - self.origin).total_seconds() * 1000 * self.scale))
 
     # Inputs ------------------------------------------------------------------------------------
+
+    def feed_logged(self, action: Mapping[str, Any]) -> list[tuple[int, Any]]:
+        """Feed one logged row again (a takeover, a replay): the layer's stamped events; the next
+        frame's ``events`` tell them. A control row (a stand-in bot, docs/online.md "Absent
+        players") changes who plays a seat, not the game: no events."""
+        self.version += 1
+        if is_control(action):
+            self.seating.apply(action)
+            self.events = []
+            return []
+        stamped = self.live.feed(timed_input_from_dict(action))
+        self.events = feedback(stamped)
+        return stamped
 
     def act(
         self, seat: int, user_id: int | None, version: Any, action: Mapping[str, Any], now: datetime
@@ -391,3 +415,102 @@ class SnapOnline:
         rows = list(game.log.order_by("seq").values_list("action", flat=True))
         levels = {s.number: s.bot_level for s in game.seats.all() if s.bot_level}
         return SnapTable(game, rows, levels, secrets.SystemRandom())
+
+    def replay(self, setup: Mapping[str, Any], rows: LogRows, viewer: Viewer, names: Sequence[str]) -> Replay:
+        """One step per log row that changed the table or told something (a round trip, a timer
+        with nothing due, a refused flip: no step); the frame is the live table's frame
+        (``SnapTable.frame``), and for ALL every face-down pile besides."""
+        # The table needs no clock to be fed: the log's times are in its rows.
+        table = SnapTable(
+            OnlineGame(kind=self.kind, setup=dict(setup), started_at=REPLAY_ORIGIN), [], {}, random.Random(0)
+        )
+        state = table.live.state
+        deal = _("%(seats)s piles dealt; %(who)s flips first.") % {
+            "seats": state.n,
+            "who": named(names, state.turn),
+        }
+        steps = [Step(0, deal, snap_frame(table, viewer), state)]
+        for row in rows:
+            stamped = table.feed_logged(row["action"])
+            text = describe([snap_event_words(e.to_dict(), row["action"], names) for _at, e in stamped])
+            if text:
+                steps.append(Step(row["seq"], text, snap_frame(table, viewer), table.live.state))
+        return Replay(viewer, steps, result_of(table.result()))
+
+
+REPLAY_ORIGIN: Final = datetime(2000, 1, 1, tzinfo=UTC)  # any instant: a replay reads no clock
+
+CALL_WORDS: Final = {
+    "snap": gettext_lazy("Snap!"),
+    "snap_pool": gettext_lazy("Snap pool!"),
+    "slap": gettext_lazy("Slap!"),
+}
+
+
+def snap_frame(table: SnapTable, viewer: Viewer) -> dict[str, Any]:
+    """A replay step's frame: the live table's frame of the seat; for ALL the spectator's frame and
+    every face-down card (each seat's pile, top first, and the single_pile centre's hidden bottom)."""
+    if viewer != ALL:
+        return table.frame(int(viewer), finished=True)
+    state = table.live.state
+    names = state.deck.cards
+    facedown = [[names[c] for c in state.facedown(seat)] for seat in range(state.n)]
+    hidden = state.central[len(state.central) - state.central_hidden :] if state.central_hidden else ()
+    return {
+        **table.frame(None, finished=True),
+        "facedown": facedown,
+        "central_hidden": [names[c] for c in hidden],
+    }
+
+
+def snap_event_words(e: Mapping[str, Any], action: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A Snap event in words ("" for one the table does not tell: a decision, a flagged reaction)."""
+    match e["type"]:
+        case "flip":
+            return _("%(who)s flips %(card)s") % {
+                "who": named(names, e["seat"]),
+                "card": card_words(e["card"], GameKind.SNAP),
+            }
+        case "recycle":
+            return _("%(who)s turns the face-up pile over (%(cards)s cards)") % {
+                "who": named(names, e["seat"]),
+                "cards": e["cards"],
+            }
+        case "call_queued":
+            call = CALL_WORDS.get(str(action.get("kind")), CALL_WORDS["snap"])
+            return _("%(who)s calls %(call)s") % {"who": named(names, e["caller"]), "call": call}
+        case "capture":
+            return _("%(who)s wins the pile: %(cards)s cards") % {
+                "who": named(names, e["seat"]),
+                "cards": e["cards"],
+            }
+        case "pool" | "pool_grown":
+            return _("%(cards)s cards go to a pool") % {"cards": e.get("added", e["cards"])}
+        case "tie":
+            return _("A tie between %(who)s") % {"who": several(names, e["callers"])}
+        case "wrong_call":
+            return _("%(who)s called wrongly (penalty: %(penalty)s)") % {
+                "who": named(names, e["caller"]),
+                "penalty": e["penalty"],
+            }
+        case "ignored_call":
+            return _("%(who)s called too late") % {"who": named(names, e["caller"])}
+        case "call_refused":
+            return _("%(who)s's call is not taken (%(reason)s)") % {
+                "who": named(names, e["caller"]),
+                "reason": e["reason"],
+            }
+        case "turn_timeout":
+            return _("%(who)s is too slow: the card is flipped for them") % {"who": named(names, e["seat"])}
+        case "eliminated":
+            return _("%(who)s: out") % {"who": several(names, e["seats"])}
+        case "cap":
+            return _("Time is up: the last rounds")
+        case "end":
+            if e["winner"] is None:
+                return _("The game ends in a draw")
+            return _("%(who)s wins the game (cards held: %(cards)s)") % {
+                "who": named(names, e["winner"]),
+                "cards": " – ".join(map(str, e["cards"])),
+            }
+    return ""

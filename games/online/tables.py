@@ -29,7 +29,8 @@ from typing import Any, Protocol
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engine.errors import ActionCode, ActionError
 from games.engine.protocol import Engine, GameKind, engine_for
@@ -40,8 +41,20 @@ from games.engine.sixtysix.rules import PROFILES as SNAPSZER_PROFILES
 from games.models import OnlineGame
 from games.online import services
 from games.online.bots import bot_move, bots_make
+from games.online.replay import (
+    ALL,
+    LogRows,
+    Replay,
+    Step,
+    Viewer,
+    card_words,
+    describe,
+    named,
+    result_of,
+    suit_words,
+)
 
-NOT_YOUR_SEAT = _("You can only play the cards of your own seat.")
+NOT_YOUR_SEAT = gettext_lazy("You can only play the cards of your own seat.")
 
 ABANDON, CONTROL_ROWS, STAND_IN = services.ABANDON, services.CONTROL_ROWS, services.STAND_IN
 
@@ -132,6 +145,21 @@ class Entry:
     snapshot: dict[str, Any] | None = None
 
 
+def entries_append(game_id: int, entries: Sequence[Entry]) -> None:
+    """Append a table's entries to the game's log, in order (each its own write, moving the version
+    by one). Raises StaleWrite when another owner wrote first (games/online/services.py)."""
+    for entry in entries:
+        services.log_append(
+            game_id=game_id,
+            seq=entry.seq,
+            action=entry.action,
+            sender=entry.sender,
+            received_at=entry.received_at,
+            events=entry.events,
+            snapshot=entry.snapshot,
+        )
+
+
 class Refusal(Exception):
     """An input the table refuses before the engine sees it: ``code`` and a lazy message, or an
     engine refusal (an ActionError or an ActionCode) whose translated message the owner sends."""
@@ -209,6 +237,13 @@ class GameOnline(Protocol):
 
     def deck_orders(self, game: OnlineGame, seed: bytes) -> list[tuple[int, list[str]]]:
         """Every deal's deck order from the deal seed (the verify page), numbered from 1."""
+        ...
+
+    def replay(self, setup: Mapping[str, Any], rows: LogRows, viewer: Viewer, names: Sequence[str]) -> Replay:
+        """The game's steps rebuilt from the setup and the log rows (``seq``, ``action``), no
+        snapshot, no database: what happened at each, and the frame ``viewer`` (a seat, or ALL:
+        every card) sees then (games/online/replay.py). Raises the engine's errors on a log that
+        does not replay."""
         ...
 
 
@@ -340,6 +375,109 @@ class SnapszerOnline:
         state, version = services.state_load(game)
         levels = {s.number: s.bot_level for s in game.seats.all() if s.bot_level}
         return SnapszerTable(game, state, version, levels, Seating(control_rows(game)))
+
+    def replay(self, setup: Mapping[str, Any], rows: LogRows, viewer: Viewer, names: Sequence[str]) -> Replay:
+        engine = engine_for(self.kind)
+        state = engine.replay(dict(setup), [])
+        first = state.hand
+        deal = _("Hand %(number)s, dealt by %(dealer)s; the trump card is %(card)s.") % {
+            "number": 1,
+            "dealer": named(names, first.dealer),
+            "card": card_words(first.trump_card.name, GameKind.SNAPSZER) if first.trump_card else "—",
+        }
+        steps = [Step(0, deal, snapszer_frame(engine, state, 0, viewer), state)]
+        for row in rows:
+            if is_control(row["action"]):  # a stand-in bot or an abandon: who plays, not a move
+                continue
+            action = engine.action_from_dict(row["action"])
+            state, events = engine.apply(state, action)
+            text = describe([snapszer_event_words(e.to_dict(), names) for e in events])
+            steps.append(Step(row["seq"], text, snapszer_frame(engine, state, row["seq"], viewer), state))
+        return Replay(viewer, steps, result_of(engine.result(state)))
+
+
+def snapszer_frame(engine: Engine, state: Any, version: int, viewer: Viewer) -> dict[str, Any]:
+    """A replay step's frame: the live table's frame of the seat; for ALL the spectator's frame and
+    what no seat saw: both hands and the stock (the engine's ``observe`` of each seat gives the hands)."""
+    if viewer != ALL:
+        return view_frame(engine, state, version, int(viewer), finished=True)
+    hands = [list(engine.observe(state, seat).hand.hand) for seat in (0, 1)]
+    stock = [c.name for c in state.hand.stock]
+    return view_frame(engine, state, version, None, finished=True, hands=hands, stock=stock)
+
+
+def snapszer_event_words(e: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A Snapszer event in words ("" for one the engine adds later and nobody has described yet)."""
+    who = named(names, e.get("seat"))
+    match e["type"]:
+        case "card_played":
+            return _("%(who)s plays %(card)s") % {
+                "who": who,
+                "card": card_words(e["card"], GameKind.SNAPSZER),
+            }
+        case "trick_won":
+            return _("%(who)s wins the trick (%(points)s)") % {"who": who, "points": e["points"]}
+        case "marriage_shown":
+            return _("%(who)s shows the marriage in %(suit)s (%(points)s)") % {
+                "who": who,
+                "suit": suit_words(e["suit"], GameKind.SNAPSZER),
+                "points": e["points"],
+            }
+        case "trump_exchanged":
+            return _("%(who)s exchanges %(given)s for the trump card, %(taken)s") % {
+                "who": who,
+                "given": card_words(e["given"], GameKind.SNAPSZER),
+                "taken": card_words(e["taken"], GameKind.SNAPSZER),
+            }
+        case "talon_closed":
+            return _("%(who)s closes the stock (%(left)s cards left)") % {"who": who, "left": e["talon_size"]}
+        case "declared":
+            if e["correct"]:
+                return _("%(who)s declares 66 with %(points)s") % {"who": who, "points": e["points"]}
+            return _("%(who)s declares 66 wrongly, with %(points)s") % {"who": who, "points": e["points"]}
+        case "bid_made":
+            return _("%(who)s bids Snapszer") % {"who": who}
+        case "passed":
+            return _("%(who)s passes") % {"who": who}
+        case "cards_drawn":
+            return _("%(first)s and %(second)s draw (%(left)s left in the stock)") % {
+                "first": named(names, e["first"]),
+                "second": named(names, e["second"]),
+                "left": e["talon_size"],
+            }
+        case "trump_card_taken":
+            return _("%(who)s takes the trump card, %(card)s") % {
+                "who": who,
+                "card": card_words(e["card"], GameKind.SNAPSZER),
+            }
+        case "last_trick_bonus":
+            return _("%(who)s: %(points)s for the last trick") % {"who": who, "points": e["points"]}
+        case "hand_ended":
+            result = e["result"]
+            if result["winner"] is None:
+                return _("The hand is a tie (%(points)s)") % {
+                    "points": " – ".join(map(str, result["points"]))
+                }
+            return _("%(who)s wins the hand: %(game_points)s game points (%(points)s)") % {
+                "who": named(names, result["winner"]),
+                "game_points": result["game_points"],
+                "points": " – ".join(map(str, result["points"])),
+            }
+        case "match_scored":
+            return _("Match %(scores)s") % {"scores": " – ".join(map(str, e["scores"]))}
+        case "hand_dealt":
+            return _("Hand %(number)s, dealt by %(dealer)s; the trump card is %(card)s.") % {
+                "number": e["hand"],
+                "dealer": named(names, e["dealer"]),
+                "card": card_words(e["trump_card"], GameKind.SNAPSZER),
+            }
+        case "match_ended":
+            final = e["game_scores"][-1] if e["game_scores"] else []
+            return _("%(who)s wins the match %(scores)s") % {
+                "who": named(names, e["winner"]),
+                "scores": " – ".join(map(str, final)),
+            }
+    return ""
 
 
 def _registry() -> dict[GameKind, GameOnline]:

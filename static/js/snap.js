@@ -248,6 +248,10 @@
     }
     box.appendChild(table);
     const back = document.createElement("p");
+    if (finished) { // the replay opens once the end is stored
+      const replay = document.createElement("a"); replay.className = "replay-link"; replay.href = "replay/" + (me === null ? "" : "?seat=" + me);
+      replay.textContent = T.replay; back.append(replay, " · ");
+    }
     const a = document.createElement("a"); a.href = "../"; a.textContent = T.lobby; back.appendChild(a);
     box.appendChild(back);
     $("status").textContent = title;

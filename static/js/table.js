@@ -123,12 +123,13 @@
     const box = $("ended");
     box.hidden = false;
     const text = me === null ? (names[m.winner] + " " + T.winner) : (m.winner === me ? T.won : T.lost);
-    box.innerHTML = "<h2></h2><p></p><p><a></a> · <a></a></p>";
+    box.innerHTML = "<h2></h2><p></p><p><a class=\"replay-link\"></a> · <a></a> · <a></a></p>";
     box.querySelector("h2").textContent = text;
     box.querySelector("p").textContent = T.match + ": " + m.scores[0] + " – " + m.scores[1];
     const links = box.querySelectorAll("a");
-    links[0].href = "verify/"; links[0].textContent = T.verify;
-    links[1].href = "../"; links[1].textContent = T.lobby;
+    links[0].href = "replay/" + (me === null ? "" : "?seat=" + me); links[0].textContent = T.replay;
+    links[1].href = "verify/"; links[1].textContent = T.verify;
+    links[2].href = "../"; links[2].textContent = T.lobby;
     $("status").textContent = text;
   }
 
