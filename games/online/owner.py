@@ -219,6 +219,13 @@ async def owner_ensure(game_id: int) -> GameOwner | None:
         return None
     if not await database_sync_to_async(lease_acquire)(game_id):
         return None
+    # The lease is this process's (it may already have been): another socket of this process may
+    # have started the owner during the awaits above (the players of a table connect at once), and
+    # a second owner would answer every input again and stop the first one with a stale write.
+    owner = OWNERS.get(game_id)
+    if owner is not None and not owner.stopped:
+        await owner.ready.wait()
+        return owner
     owner = GameOwner(game_id)
     OWNERS[game_id] = owner
     owner.task = asyncio.get_running_loop().create_task(owner.run())

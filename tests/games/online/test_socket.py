@@ -21,7 +21,7 @@ from games.models import GameLease, GameLogEntry, OnlineGame
 from games.online import services
 from games.online.consumers import MAX_MESSAGE_CHARS
 from games.online.lease import lease_acquire, lease_renew
-from games.online.owner import OWNERS, owners_stop, view_frame
+from games.online.owner import OWNERS, owner_ensure, owners_stop, view_frame
 from games.online.services import seat_join, state_load, table_create
 from snapleague.asgi import application
 from tests.games.online.conftest import opened, receive, send
@@ -308,3 +308,29 @@ def test_a_live_lease_is_not_taken_and_an_expired_one_is(duel: Any) -> None:
     assert not lease_renew(game.pk, owner="one")
     assert lease_acquire(game.pk, owner="two")
     assert not lease_acquire(game.pk, owner="one")
+
+
+def test_sockets_connecting_at_once_start_one_owner(duel: Any) -> None:
+    """Both players' sockets of a table open at the same moment (found by the online load
+    benchmark): one owner runs the game, or a second one answers every input again and each stops
+    the other with a stale write."""
+    game, anna, bence = duel
+
+    async def scenario() -> None:
+        try:
+            first, second = await asyncio.gather(owner_ensure(game.pk), owner_ensure(game.pk))
+            assert first is not None and first is second is OWNERS[game.pk]
+            # and through the sockets: opened at once, both see version 0; the mover's act is
+            # answered by one owner, once, to both
+            a, b = await asyncio.gather(opened(game.pk, anna), opened(game.pk, bence))
+            fa, fb = await both_views(a, b)
+            fa, fb = await play(a, b, fa, fb)
+            assert fa["version"] == fb["version"] == 1
+            await quiet(a)
+            await quiet(b)
+            assert [o for o in OWNERS.values() if not o.stopped] == [first]
+        finally:
+            await owners_stop()
+
+    run(scenario)
+    assert list(GameLogEntry.objects.filter(game=game).values_list("seq", flat=True)) == [1]
