@@ -30,7 +30,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.errors import ActionCode, ActionError
 from games.models import OnlineGame
 from games.online import services
-from games.online.lease import RENEW_SECONDS, lease_acquire, lease_release, lease_renew
+from games.online.lease import RENEW_SECONDS, lease_acquire, lease_release, lease_renew_batched
 from games.online.tables import Entry, LiveTable, Refusal, online_for, view_frame
 from tournaments.engine_messages import action_error_message
 
@@ -90,7 +90,7 @@ class GameOwner:
                 with contextlib.suppress(TimeoutError):
                     message = await asyncio.wait_for(inbox.get(), max(0.001, wake - time.monotonic()))
                 if time.monotonic() >= renew_at:
-                    if not await database_sync_to_async(lease_renew)(self.game_id):
+                    if not await lease_renew_batched(self.game_id):
                         logger.warning("online game %s: lease lost, this owner stops", self.game_id)
                         break
                     renew_at = time.monotonic() + RENEW_SECONDS

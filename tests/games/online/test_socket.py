@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from games.engine.protocol import engine_for
 from games.models import GameLease, GameLogEntry, OnlineGame
-from games.online import services
+from games.online import lease, services
 from games.online.consumers import MAX_MESSAGE_CHARS
-from games.online.lease import lease_acquire, lease_renew
+from games.online.lease import lease_acquire, lease_renew, lease_renew_batched
 from games.online.owner import OWNERS, owner_ensure, owners_stop, view_frame
 from games.online.services import seat_join, state_load, table_create
 from snapleague.asgi import application
@@ -334,3 +334,38 @@ def test_sockets_connecting_at_once_start_one_owner(duel: Any) -> None:
 
     run(scenario)
     assert list(GameLogEntry.objects.filter(game=game).values_list("seq", flat=True)) == [1]
+
+
+def test_owners_renewals_asked_together_are_one_batch_and_a_lost_lease_says_so(
+    duel: Any, make_user: Any, monkeypatch: Any
+) -> None:
+    """The owners' renewals go to the database together (one thread serves every owner of a
+    process: a renewal per game per second filled it, docs/benchmarks.md "Online play"); a lease
+    another process has taken is not renewed, and its owner hears so."""
+    game, _, _ = duel
+    other = table_create(user=make_user("cecil"), kind="snapszer", options={}, seats=2)
+    taken = table_create(user=make_user("dora"), kind="snapszer", options={}, seats=2)
+    for g in (game, other, taken):
+        assert lease_acquire(g.pk)
+    GameLease.objects.filter(game=taken).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert lease_acquire(taken.pk, owner="another-process")
+    batches: list[list[int]] = []
+    real = lease.lease_renew_many
+
+    def counted(game_ids: list[int], owner: str) -> set[int]:
+        batches.append(sorted(game_ids))
+        return real(game_ids, owner)
+
+    monkeypatch.setattr(lease, "lease_renew_many", counted)
+    before = {row.game_id: row.expires_at for row in GameLease.objects.all()}
+
+    async def scenario() -> None:
+        renewed = await asyncio.gather(*(lease_renew_batched(g.pk) for g in (game, other, taken, game)))
+        assert renewed == [True, True, False, True]
+
+    run(scenario)
+    assert batches == [sorted([game.pk, other.pk, taken.pk])]
+    after = {row.game_id: row.expires_at for row in GameLease.objects.all()}
+    assert after[game.pk] > before[game.pk] and after[other.pk] > before[other.pk]
+    assert after[taken.pk] == before[taken.pk]
+    assert GameLease.objects.get(game=taken).owner == "another-process"
