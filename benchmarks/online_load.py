@@ -381,11 +381,7 @@ class SnapSeat(SeatClient):
         from games.engine.snap.contract import game_rules
 
         self.bot = Bot(seat, LEVELS[SNAP_LEVEL], game_rules(table.options), self.rng)
-        self.started = time.monotonic()
-
-    def now_ms(self) -> int:
-        """The bot's clock: real milliseconds, divided by the pace (the bot's delays times pace)."""
-        return int((time.monotonic() - self.started) * 1000 / max(self.pace, 1e-6))
+        self.resume_at = 0
 
     async def on_view(self, frame: dict[str, Any]) -> None:
         mine = {e["type"] for e in frame.get("events", ()) if e.get("seat") == self.seat}
@@ -397,11 +393,14 @@ class SnapSeat(SeatClient):
             self.stats.refusals[refused] += 1
         if frame["finished"]:
             return
-        view = snap_view(frame["view"])
+        # The bot's clock is the game's (the frame's ``live.now``, in game milliseconds); when play
+        # may resume after a decision stays the same until the next one, as the server's bots see it.
         live = frame.get("live") or {}
-        now = self.now_ms()
-        resume_at = None if live.get("frozen") else now + int(live.get("paused_ms", 0))
-        for press in self.bot.on_view(view, now, resume_at):
+        now = int(live.get("now", 0))
+        if live.get("paused_ms"):
+            self.resume_at = now + int(live["paused_ms"])
+        resume_at = None if live.get("frozen") else self.resume_at
+        for press in self.bot.on_view(snap_view(frame["view"]), now, resume_at):
             delay = max(0, press.at - now) / 1000 * self.pace
             if press.call is None:
                 self.later(delay, lambda: self.act("flip", {"type": "flip"}))
