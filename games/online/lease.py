@@ -62,14 +62,17 @@ def lease_release(game_id: int, owner: str = PROCESS_ID) -> None:
 
 
 def lease_renew_many(game_ids: Collection[int], owner: str = PROCESS_ID) -> set[int]:
-    """Extend ``owner``'s leases of ``game_ids`` at once: the ids whose lease is still ``owner``'s
-    (the others expired and may have been taken; their owners stop). The rows are locked first,
-    so a lease cannot be taken between the check and the renewal."""
+    """Extend ``owner``'s leases of ``game_ids`` at once: the ids whose lease still names ``owner``
+    (the others expired and were taken by another process: their owners stop). A lease that
+    expired while its renewal waited behind a busy database but that nobody took is still this
+    owner's (taking it would have written another name), so it is renewed: a slow moment does not
+    stop every owner of the process. The rows are locked first, so a lease cannot be taken
+    between the check and the renewal."""
     now = timezone.now()
     with transaction.atomic():
         mine = set(
             GameLease.objects.select_for_update()
-            .filter(game_id__in=list(game_ids), owner=owner, expires_at__gt=now)
+            .filter(game_id__in=list(game_ids), owner=owner)
             .values_list("game_id", flat=True)
         )
         if mine:

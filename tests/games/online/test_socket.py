@@ -341,7 +341,8 @@ def test_owners_renewals_asked_together_are_one_batch_and_a_lost_lease_says_so(
 ) -> None:
     """The owners' renewals go to the database together (one thread serves every owner of a
     process: a renewal per game per second filled it, docs/benchmarks.md "Online play"); a lease
-    another process has taken is not renewed, and its owner hears so."""
+    another process has taken is not renewed, and its owner hears so; one that expired while its
+    renewal waited and that nobody took is renewed."""
     game, _, _ = duel
     other = table_create(user=make_user("cecil"), kind="snapszer", options={}, seats=2)
     taken = table_create(user=make_user("dora"), kind="snapszer", options={}, seats=2)
@@ -349,6 +350,8 @@ def test_owners_renewals_asked_together_are_one_batch_and_a_lost_lease_says_so(
         assert lease_acquire(g.pk)
     GameLease.objects.filter(game=taken).update(expires_at=timezone.now() - timedelta(seconds=1))
     assert lease_acquire(taken.pk, owner="another-process")
+    # expired while its renewal waited, but nobody took it: still this process's
+    GameLease.objects.filter(game=other).update(expires_at=timezone.now() - timedelta(seconds=1))
     batches: list[list[int]] = []
     real = lease.lease_renew_many
 
