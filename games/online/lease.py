@@ -3,14 +3,15 @@
 A process owns a game while its lease row names it and has not expired; it renews every
 ``RENEW_SECONDS``; another process may take a lease only once it has expired (``LEASE_SECONDS``).
 Acquiring and renewing are one conditional UPDATE each, so two processes never both succeed.
-A process's owners renew through :func:`lease_renew_batched`: the renewals asked for while one
-is in flight go to the database together (the owners share one database thread; one UPDATE per
-game per second filled it at a few dozen games, docs/benchmarks.md "Online play").
+A process renews all its owners' leases together (:class:`LeaseRenewer`, one transaction every
+``RENEW_SECONDS``): the owners share one database thread, and one UPDATE per game per second,
+awaited by each owner, filled it at a few dozen games (docs/benchmarks.md "Online play").
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import secrets
 import socket
@@ -24,6 +25,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import GameLease
+
+logger = logging.getLogger(__name__)
 
 LEASE_SECONDS = 5.0
 RENEW_SECONDS = 1.0
@@ -82,46 +85,47 @@ def lease_renew_many(game_ids: Collection[int], owner: str = PROCESS_ID) -> set[
     return mine
 
 
-class _Renewals:
-    """One event loop's pending renewals: every renewal asked for while a batch is in the
-    database waits for the next batch, which takes them all."""
+class LeaseRenewer:
+    """One event loop's owners' leases, renewed together by one task every ``RENEW_SECONDS`` (one
+    transaction for all of them); an owner whose lease another process took finds its game in
+    ``lost`` and stops. The owners never wait for a renewal: their inputs do not queue behind it."""
 
     def __init__(self) -> None:
-        self.waiting: dict[int, list[asyncio.Future[bool]]] = {}
-        self.flushing: asyncio.Task[None] | None = None
+        self.games: set[int] = set()
+        self.lost: set[int] = set()
+        self.task: asyncio.Task[None] | None = None
 
-    async def renew(self, game_id: int, owner: str) -> bool:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[bool] = loop.create_future()
-        self.waiting.setdefault(game_id, []).append(future)
-        if self.flushing is None or self.flushing.done():
-            self.flushing = loop.create_task(self._flush(owner))
-        return await future
+    def add(self, game_id: int) -> None:
+        self.games.add(game_id)
+        self.lost.discard(game_id)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._run())
 
-    async def _flush(self, owner: str) -> None:
-        while self.waiting:
-            batch, self.waiting = self.waiting, {}
+    def remove(self, game_id: int) -> None:
+        self.games.discard(game_id)
+
+    async def renew(self, owner: str = PROCESS_ID) -> None:
+        games = sorted(self.games)
+        if games:
+            renewed = await database_sync_to_async(lease_renew_many)(games, owner)
+            self.lost |= set(games) - renewed
+
+    async def _run(self) -> None:
+        while self.games:
+            await asyncio.sleep(RENEW_SECONDS)
             try:
-                renewed = await database_sync_to_async(lease_renew_many)(list(batch), owner)
-            except Exception as error:  # the database is down: every owner waiting hears it
-                for futures in batch.values():
-                    for future in futures:
-                        if not future.done():
-                            future.set_exception(error)
-                continue
-            for game_id, futures in batch.items():
-                for future in futures:
-                    if not future.done():
-                        future.set_result(game_id in renewed)
+                await self.renew()
+            except Exception:  # the database is down: the leases may expire, and be taken
+                logger.exception("online play: renewing %s leases failed", len(self.games))
 
 
-_RENEWALS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Renewals] = weakref.WeakKeyDictionary()
+_RENEWERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LeaseRenewer] = weakref.WeakKeyDictionary()
 
 
-async def lease_renew_batched(game_id: int, owner: str = PROCESS_ID) -> bool:
-    """:func:`lease_renew` for an owner task, batched with the other owners' renewals."""
+def lease_renewer() -> LeaseRenewer:
+    """The running event loop's renewer (tests run several loops, one after another)."""
     loop = asyncio.get_running_loop()
-    renewals = _RENEWALS.get(loop)
-    if renewals is None:
-        renewals = _RENEWALS[loop] = _Renewals()
-    return await renewals.renew(game_id, owner)
+    renewer = _RENEWERS.get(loop)
+    if renewer is None:
+        renewer = _RENEWERS[loop] = LeaseRenewer()
+    return renewer

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -30,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.errors import ActionCode, ActionError
 from games.models import OnlineGame
 from games.online import services
-from games.online.lease import RENEW_SECONDS, lease_acquire, lease_release, lease_renew_batched
+from games.online.lease import RENEW_SECONDS, lease_acquire, lease_release, lease_renewer
 from games.online.tables import Entry, LiveTable, Refusal, online_for, view_frame
 from tournaments.engine_messages import action_error_message
 
@@ -79,21 +78,20 @@ class GameOwner:
             # One reader that is never cancelled mid-receive (a cancelled layer receive may drop a
             # message): the loop below waits on the local queue instead.
             reader = asyncio.get_running_loop().create_task(self._read(channel, inbox))
+            renewer = lease_renewer()  # renews this process's leases, all at once
+            renewer.add(self.game_id)
             self.ready.set()
-            renew_at = time.monotonic() + RENEW_SECONDS
             while not self.stopped:
-                # Sleep until an input, the lease's renewal or the table's next deadline (a bot's
-                # move; Snap's timers), whichever comes first.
+                # Sleep until an input, the table's next deadline (a bot's move; Snap's timers) or
+                # a look at the lease, whichever comes first.
                 due_in = self.table.wake_in(timezone.now())
-                wake = renew_at if due_in is None else min(renew_at, time.monotonic() + due_in)
+                wait = RENEW_SECONDS if due_in is None else min(RENEW_SECONDS, due_in)
                 message = None
                 with contextlib.suppress(TimeoutError):
-                    message = await asyncio.wait_for(inbox.get(), max(0.001, wake - time.monotonic()))
-                if time.monotonic() >= renew_at:
-                    if not await lease_renew_batched(self.game_id):
-                        logger.warning("online game %s: lease lost, this owner stops", self.game_id)
-                        break
-                    renew_at = time.monotonic() + RENEW_SECONDS
+                    message = await asyncio.wait_for(inbox.get(), max(0.001, wait))
+                if self.game_id in renewer.lost:
+                    logger.warning("online game %s: lease lost, this owner stops", self.game_id)
+                    break
                 if message is not None:
                     await self._handle(message)
                 # What fell due runs even while inputs keep coming (a busy table must not starve
@@ -111,6 +109,8 @@ class GameOwner:
         finally:
             self.stopped = True
             self.ready.set()
+            with contextlib.suppress(RuntimeError):  # no running loop: nothing was added
+                lease_renewer().remove(self.game_id)
             if reader is not None:
                 reader.cancel()
             if channel:

@@ -20,7 +20,7 @@ from games.engine.protocol import engine_for
 from games.models import GameLease, GameLogEntry, OnlineGame
 from games.online import lease, services
 from games.online.consumers import MAX_MESSAGE_CHARS
-from games.online.lease import lease_acquire, lease_renew, lease_renew_batched
+from games.online.lease import lease_acquire, lease_renew, lease_renewer
 from games.online.owner import OWNERS, owner_ensure, owners_stop, view_frame
 from games.online.services import seat_join, state_load, table_create
 from snapleague.asgi import application
@@ -336,13 +336,14 @@ def test_sockets_connecting_at_once_start_one_owner(duel: Any) -> None:
     assert list(GameLogEntry.objects.filter(game=game).values_list("seq", flat=True)) == [1]
 
 
-def test_owners_renewals_asked_together_are_one_batch_and_a_lost_lease_says_so(
+def test_a_process_renews_its_owners_leases_together_and_a_lost_one_is_told(
     duel: Any, make_user: Any, monkeypatch: Any
 ) -> None:
-    """The owners' renewals go to the database together (one thread serves every owner of a
-    process: a renewal per game per second filled it, docs/benchmarks.md "Online play"); a lease
-    another process has taken is not renewed, and its owner hears so; one that expired while its
-    renewal waited and that nobody took is renewed."""
+    """The owners' leases are renewed together, in one transaction (one thread serves every owner
+    of a process: a renewal per game per second, awaited by each owner, filled it,
+    docs/benchmarks.md "Online play"); a lease another process has taken is not renewed, and
+    its owner finds it lost; one that expired while the renewal waited and that nobody took is
+    renewed."""
     game, _, _ = duel
     other = table_create(user=make_user("cecil"), kind="snapszer", options={}, seats=2)
     taken = table_create(user=make_user("dora"), kind="snapszer", options={}, seats=2)
@@ -360,14 +361,22 @@ def test_owners_renewals_asked_together_are_one_batch_and_a_lost_lease_says_so(
         return real(game_ids, owner)
 
     monkeypatch.setattr(lease, "lease_renew_many", counted)
+    monkeypatch.setattr(lease, "RENEW_SECONDS", 0.05)
     before = {row.game_id: row.expires_at for row in GameLease.objects.all()}
 
     async def scenario() -> None:
-        renewed = await asyncio.gather(*(lease_renew_batched(g.pk) for g in (game, other, taken, game)))
-        assert renewed == [True, True, False, True]
+        renewer = lease_renewer()
+        for g in (game, other, taken):
+            renewer.add(g.pk)
+        while not batches:
+            await asyncio.sleep(0.01)
+        assert renewer.lost == {taken.pk}
+        for g in (game, other, taken):
+            renewer.remove(g.pk)
+        await asyncio.wait_for(renewer.task, 5)  # nothing left to renew: the task ends
 
     run(scenario)
-    assert batches == [sorted([game.pk, other.pk, taken.pk])]
+    assert batches[0] == sorted([game.pk, other.pk, taken.pk])
     after = {row.game_id: row.expires_at for row in GameLease.objects.all()}
     assert after[game.pk] > before[game.pk] and after[other.pk] > before[other.pk]
     assert after[taken.pk] == before[taken.pk]
