@@ -531,9 +531,22 @@ async def slot(players: Players, kind: str, pool: Pool) -> None:
 
 
 def web_pids() -> list[int]:
+    """bin/run's uvicorn processes and their children (``--workers N`` spawns N processes whose
+    command line does not name uvicorn)."""
     from benchmarks.load import server_processes
 
-    return server_processes()["web"]
+    found = set(server_processes()["web"])
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    grown = True
+    while grown:
+        children = {pid for pid, parent in parents.items() if parent in found} - found
+        found |= children
+        grown = bool(children)
+    return sorted(found)
 
 
 def cpu_seconds(pids: Iterable[int]) -> float:
@@ -707,7 +720,7 @@ async def measure(
         figures["load_average_after"] = load_average()
         results.append(figures)
         print(json.dumps({k: v for k, v in figures.items() if k != "by_action"}), file=sys.stderr)
-        if args.command == "ramp" and figures.get("p95_ms", 0) > args.target_ms:
+        if args.command == "ramp" and figures.get("p95_ms", 0) > args.target_ms and not args.all_steps:
             break
     stop.set()
     await asyncio.gather(*running, return_exceptions=True)
@@ -842,6 +855,7 @@ def main() -> None:
     parser.add_argument("--steps", default="20,40,80,120,160,200,250,300", help="concurrent games (ramp)")
     parser.add_argument("--snap-every", type=int, default=6, help="one Snap game in this many (ramp)")
     parser.add_argument("--target-ms", type=float, default=150, help="the p95 a ramp stops after passing")
+    parser.add_argument("--all-steps", action="store_true", help="ramp: go on past the target (the curve)")
     parser.add_argument("--pace", type=float, default=1.0, help="factor on the bots' human delays")
     parser.add_argument(
         "--give-up", type=float, default=10, help="seconds before an unanswered action is an error"
