@@ -327,10 +327,22 @@ ONLINE_ABSENT_SECONDS = float(os.environ.get("ONLINE_ABSENT_SECONDS", "60"))
 ONLINE_SWEEP_SECONDS = float(os.environ.get("ONLINE_SWEEP_SECONDS", "2"))
 
 CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "")
+# Redis: all the sockets of a web process read one list, whose capacity (channels_redis: 100
+# messages) is shared by every game frame on its way to them; a full list drops frames without a
+# word (a player's move then seems unanswered). And every pending layer call holds a connection
+# (redis-py refuses the 101st: the socket dies). Online load benchmark, docs/benchmarks.md.
+CHANNEL_LAYER_CAPACITY = int(os.environ.get("CHANNEL_LAYER_CAPACITY", "5000"))
+CHANNEL_LAYER_MAX_CONNECTIONS = int(os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS", "1000"))
 LIVE_CHANNEL_LAYER = "live"
 CHANNEL_LAYERS = {
     "default": (
-        {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [CHANNEL_LAYER_URL]}}
+        {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": CHANNEL_LAYER_URL, "max_connections": CHANNEL_LAYER_MAX_CONNECTIONS}],
+                "capacity": CHANNEL_LAYER_CAPACITY,
+            },
+        }
         if CHANNEL_LAYER_URL
         else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
     ),

@@ -33,7 +33,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.errors import ActionCode, ActionError
 from games.models import OnlineGame
 from games.online import services
-from games.online.lease import RENEW_SECONDS, lease_acquire, lease_release, lease_renew, leases_expired
+from games.online.lease import RENEW_SECONDS, lease_acquire, lease_release, lease_renewer, leases_expired
 from games.online.tables import Entry, LiveTable, Refusal, entries_append, online_for, view_frame
 from tournaments.engine_messages import action_error_message
 
@@ -125,25 +125,24 @@ class GameOwner:
             # One reader that is never cancelled mid-receive (a cancelled layer receive may drop a
             # message): the loop below waits on the local queue instead.
             reader = asyncio.get_running_loop().create_task(self._read(channel, inbox))
+            renewer = lease_renewer()  # renews this process's leases, all at once
+            renewer.add(self.game_id)
             self.ready.set()
             await self._ask_who()
-            renew_at = time.monotonic() + RENEW_SECONDS
             while not self.stopped:
-                # Sleep until an input, the lease's renewal, the table's next deadline (a bot's
-                # move; Snap's timers) or the next absence timeout, whichever comes first.
+                # Sleep until an input, the table's next deadline (a bot's move; Snap's timers), the
+                # next absence timeout or a look at the lease, whichever comes first.
                 due_in = self.table.wake_in(now())
                 absent_in = self._absent_in(now())
                 if absent_in is not None:
                     due_in = absent_in if due_in is None else min(due_in, absent_in)
-                wake = renew_at if due_in is None else min(renew_at, time.monotonic() + due_in)
+                wait = RENEW_SECONDS if due_in is None else min(RENEW_SECONDS, due_in)
                 message = None
                 with contextlib.suppress(TimeoutError):
-                    message = await asyncio.wait_for(inbox.get(), max(0.001, wake - time.monotonic()))
-                if time.monotonic() >= renew_at:
-                    if not await database_sync_to_async(lease_renew)(self.game_id):
-                        logger.warning("online game %s: lease lost, this owner stops", self.game_id)
-                        break
-                    renew_at = time.monotonic() + RENEW_SECONDS
+                    message = await asyncio.wait_for(inbox.get(), max(0.001, wait))
+                if self.game_id in renewer.lost:
+                    logger.warning("online game %s: lease lost, this owner stops", self.game_id)
+                    break
                 if message is not None:
                     await self._handle(message)
                 if await self._absences():
@@ -163,6 +162,8 @@ class GameOwner:
         finally:
             self.stopped = True
             self.ready.set()
+            with contextlib.suppress(RuntimeError):  # no running loop: nothing was added
+                lease_renewer().remove(self.game_id)
             if reader is not None:
                 reader.cancel()
             if channel:
@@ -337,6 +338,13 @@ async def owner_ensure(game_id: int, *, announce: bool = False) -> GameOwner | N
         return None
     if not await database_sync_to_async(lease_acquire)(game_id):
         return None
+    # The lease is this process's (it may already have been): another socket of this process may
+    # have started the owner during the awaits above (the players of a table connect at once), and
+    # a second owner would answer every input again and stop the first one with a stale write.
+    owner = OWNERS.get(game_id)
+    if owner is not None and not owner.stopped:
+        await owner.ready.wait()
+        return owner
     owner = GameOwner(game_id, announce=announce)
     OWNERS[game_id] = owner
     owner.task = asyncio.get_running_loop().create_task(owner.run())

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from games.engine.protocol import engine_for
 from games.models import GameLease, GameLogEntry, OnlineGame
-from games.online import services
+from games.online import lease, services
 from games.online.consumers import MAX_MESSAGE_CHARS
-from games.online.lease import lease_acquire, lease_renew
-from games.online.owner import OWNERS, owners_stop, view_frame
+from games.online.lease import lease_acquire, lease_renew, lease_renewer
+from games.online.owner import OWNERS, owner_ensure, owners_stop, view_frame
 from games.online.services import seat_join, state_load, table_create
 from snapleague.asgi import application
 from tests.games.online.conftest import opened, receive, send
@@ -308,3 +308,76 @@ def test_a_live_lease_is_not_taken_and_an_expired_one_is(duel: Any) -> None:
     assert not lease_renew(game.pk, owner="one")
     assert lease_acquire(game.pk, owner="two")
     assert not lease_acquire(game.pk, owner="one")
+
+
+def test_sockets_connecting_at_once_start_one_owner(duel: Any) -> None:
+    """Both players' sockets of a table open at the same moment (found by the online load
+    benchmark): one owner runs the game, or a second one answers every input again and each stops
+    the other with a stale write."""
+    game, anna, bence = duel
+
+    async def scenario() -> None:
+        try:
+            first, second = await asyncio.gather(owner_ensure(game.pk), owner_ensure(game.pk))
+            assert first is not None and first is second is OWNERS[game.pk]
+            # and through the sockets: opened at once, both see version 0; the mover's act is
+            # answered by one owner, once, to both
+            a, b = await asyncio.gather(opened(game.pk, anna), opened(game.pk, bence))
+            fa, fb = await both_views(a, b)
+            fa, fb = await play(a, b, fa, fb)
+            assert fa["version"] == fb["version"] == 1
+            await quiet(a)
+            await quiet(b)
+            assert [o for o in OWNERS.values() if not o.stopped] == [first]
+        finally:
+            await owners_stop()
+
+    run(scenario)
+    assert list(GameLogEntry.objects.filter(game=game).values_list("seq", flat=True)) == [1]
+
+
+def test_a_process_renews_its_owners_leases_together_and_a_lost_one_is_told(
+    duel: Any, make_user: Any, monkeypatch: Any
+) -> None:
+    """The owners' leases are renewed together, in one transaction (one thread serves every owner
+    of a process: a renewal per game per second, awaited by each owner, filled it,
+    docs/benchmarks.md "Online play"); a lease another process has taken is not renewed, and
+    its owner finds it lost; one that expired while the renewal waited and that nobody took is
+    renewed."""
+    game, _, _ = duel
+    other = table_create(user=make_user("cecil"), kind="snapszer", options={}, seats=2)
+    taken = table_create(user=make_user("dora"), kind="snapszer", options={}, seats=2)
+    for g in (game, other, taken):
+        assert lease_acquire(g.pk)
+    GameLease.objects.filter(game=taken).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert lease_acquire(taken.pk, owner="another-process")
+    # expired while its renewal waited, but nobody took it: still this process's
+    GameLease.objects.filter(game=other).update(expires_at=timezone.now() - timedelta(seconds=1))
+    batches: list[list[int]] = []
+    real = lease.lease_renew_many
+
+    def counted(game_ids: list[int], owner: str) -> set[int]:
+        batches.append(sorted(game_ids))
+        return real(game_ids, owner)
+
+    monkeypatch.setattr(lease, "lease_renew_many", counted)
+    monkeypatch.setattr(lease, "RENEW_SECONDS", 0.05)
+    before = {row.game_id: row.expires_at for row in GameLease.objects.all()}
+
+    async def scenario() -> None:
+        renewer = lease_renewer()
+        for g in (game, other, taken):
+            renewer.add(g.pk)
+        while not batches:
+            await asyncio.sleep(0.01)
+        assert renewer.lost == {taken.pk}
+        for g in (game, other, taken):
+            renewer.remove(g.pk)
+        await asyncio.wait_for(renewer.task, 5)  # nothing left to renew: the task ends
+
+    run(scenario)
+    assert batches[0] == sorted([game.pk, other.pk, taken.pk])
+    after = {row.game_id: row.expires_at for row in GameLease.objects.all()}
+    assert after[game.pk] > before[game.pk] and after[other.pk] > before[other.pk]
+    assert after[taken.pk] == before[taken.pk]
+    assert GameLease.objects.get(game=taken).owner == "another-process"
