@@ -116,7 +116,10 @@ MATRIX: list[Row] = [
     # --- online play (/play/) ----------------------------------------------------------------------
     r("games:lobby",                             "GET",    200, 200, 200, 200, 200, 200),
     r("games:new",                               "POST",   302, 302, 302, 302, 302, 302),  # to the new table
-    r("games:join",                              "GET",    302, 302, 302, 302, 302, 302),  # to the table, seated
+    r("games:fairness",                          "GET",    200, 200, 200, 200, 200, 200),
+    # The invitation: GET shows the table and the "Take the seat" form (it changes nothing); POST sits.
+    r("games:join",                              "GET",    302, 200, 200, 200, 200, 200),
+    r("games:join",                              "POST",   302, 302, 302, 302, 302, 302),  # to the table, seated
     r("games:table",                             "GET",    200, 200, 200, 200, 200, 200),
     # The table's creator (the player) fills it with bots; anyone else back to the table, told why.
     r("games:fill",                              "POST",   302, 302, 302, 302, 302, 302,
