@@ -216,6 +216,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             "may_fill": game.status == OnlineGame.Status.OPEN
             and game.series_id is None
             and game.created_by_id == request.user.pk,
+            **online_for(game.kind).page_context(game, seat),
         },
     )
 
