@@ -414,7 +414,7 @@ def test_a_tournament_series_is_played_online_and_the_standings_follow_by_push(
             page.wait_for_selector("#seats .seat")
         game = OnlineGame.objects.get(series=series, game_number=len(games) + 1)
         assert {s.user.username: s.client_seed for s in game.seats.select_related("user")} == seeds
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 90  # 30 game seconds at twice the speed, then the last rounds
         while not all(_snap_press(page) == "ended" for page in pages.values()):
             assert time.monotonic() < deadline, "the game did not end"
             pages["anna"].wait_for_timeout(40)
