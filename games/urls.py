@@ -7,6 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.table_new, name="new"),
+    path("fairness/", views.fairness, name="fairness"),
     path("join/<str:token>/", views.join, name="join"),
     path("<int:game_id>/", views.table, name="table"),
     path("<int:game_id>/verify/", views.verify, name="verify"),

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.card_names import card_names
 from games.engine.protocol import GameKind, engine_for
@@ -36,6 +36,10 @@ ABSENT_DEFAULT = 60  # seconds a player may be away before a bot takes the seat 
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
+    return _lobby(request)
+
+
+def _lobby(request: HttpRequest, status: int = 200) -> HttpResponse:
     games = OnlineGame.objects.prefetch_related("seats__user").order_by("-created_at")
     mine = (
         games.filter(seats__user_id=request.user.pk).distinct()[:20] if request.user.is_authenticated else []
@@ -56,14 +60,25 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "absent_default": ABSENT_DEFAULT,
             "absent_range": ABSENT_SECONDS_RANGE,
             "mine": mine,
-            "open": games.filter(status=OnlineGame.Status.OPEN)[:20],
+            # A series' game is started by its players ("Play"), not joined from the lobby.
+            "open": games.filter(status=OnlineGame.Status.OPEN, series__isnull=True)[:20],
             "live": games.filter(status=OnlineGame.Status.PLAYING)[:20],
             # Casual games only: a tournament game's replay is linked from its series' page.
             "finished": games.filter(status=OnlineGame.Status.FINISHED, series__isnull=True).order_by(
                 "-finished_at"
             )[:20],
         },
+        status=status,
     )
+
+
+def _said(request: HttpRequest, error: ApplicationError) -> None:
+    """The refusal's message and its field errors as messages on the next page."""
+    messages.error(request, str(error.message))
+    for problems in (error.fields or {}).values():
+        for problem in problems if isinstance(problems, list) else [problems]:
+            if str(problem) != str(error.message):
+                messages.error(request, str(problem))
 
 
 def _int(value: str | None, default: int) -> int:
@@ -77,14 +92,15 @@ def _int(value: str | None, default: int) -> int:
 @require_POST
 def table_new(request: HttpRequest) -> HttpResponse:
     """A casual table of either game: its rules (a variant the game's online play offers), its
-    seats, and bots of a level in every other seat, or seats left open for people to join."""
+    seats, bots of a level in every other seat or seats left open for people to join, and the
+    creator's client seed. Refused: the lobby again, with the reasons and the error's status."""
     kind = request.POST.get("game", GameKind.SNAPSZER)
     opponent = request.POST.get("opponent", "bot")
     try:
         online = online_for(kind)
     except ValueError:
         messages.error(request, str(_("There is no such game.")))
-        return redirect("games:lobby")
+        return _lobby(request, status=400)
     variants = online.variants()
     variant = request.POST.get("profile") or next(iter(variants))
     level = request.POST.get("level", online.default_level)
@@ -106,13 +122,11 @@ def table_new(request: HttpRequest) -> HttpResponse:
             absent_seconds=(
                 _int(request.POST["absent_seconds"], -1) if request.POST.get("absent_seconds") else None
             ),
+            client_seed=request.POST.get("client_seed", ""),
         )
     except ApplicationError as error:
-        messages.error(request, str(error.message))
-        for problems in (error.fields or {}).values():
-            for problem in problems if isinstance(problems, list) else [problems]:
-                messages.error(request, str(problem))
-        return redirect("games:lobby")
+        _said(request, error)
+        return _lobby(request, status=error.status)
     return redirect("games:table", game.pk)
 
 
@@ -134,26 +148,54 @@ def fill_with_bots(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET  # the invitation is a link
+@require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    try:
-        seat = seat_join(user=request.user, token=token)
-    except ApplicationError as error:
-        messages.error(request, str(error.message))
-        return redirect("games:lobby")
-    return redirect("games:table", seat.game_id)
+    """The invitation: GET shows the table (its rules, who sits where, the server seed's
+    commitment) and a "Take the seat" form with a client seed; only the POST takes the seat."""
+    game = get_object_or_404(OnlineGame.objects.prefetch_related("seats__user"), invite_token=token)
+    status = 200
+    if request.method == "POST":
+        try:
+            seat = seat_join(user=request.user, token=token, client_seed=request.POST.get("client_seed", ""))
+        except ApplicationError as error:
+            _said(request, error)
+            status = error.status
+        else:
+            return redirect("games:table", seat.game_id)
+    seats = list(game.seats.all())
+    return render(
+        request,
+        "games/join.html",
+        {
+            "game": game,
+            "seats": list(zip(seats, seat_names(game), strict=True)),
+            "seated": any(s.user_id == request.user.pk for s in seats),
+        },
+        status=status,
+    )
 
 
 @login_required
 @require_POST
 def series_play(request: HttpRequest, series_id: int) -> HttpResponse:
-    """A seated player's "Play": the series' next game online (started, or the one in play)."""
+    """A seated player's "Play", with their client seed: their seat at the series' next game
+    online (dealt once every player has pressed it). A refused seed: 400, the form again."""
     try:
-        game = series_game_play(user=request.user, series_id=series_id)
+        game = series_game_play(
+            user=request.user, series_id=series_id, client_seed=request.POST.get("client_seed", "")
+        )
     except ApplicationError as error:
-        messages.error(request, str(error.message))
+        _said(request, error)
+        if error.code == "client_seed":
+            return render(request, "games/series_play.html", {"series_id": series_id}, status=error.status)
         return redirect("tournaments:series", series_id)
     return redirect("games:table", game.pk)
+
+
+@require_GET
+def fairness(request: HttpRequest) -> HttpResponse:
+    """How a deal is computed from the seeds (the algorithm the verify page recomputes)."""
+    return render(request, "games/fairness.html")
 
 
 @require_GET
@@ -169,7 +211,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     invite = (
         request.build_absolute_uri(reverse("games:join", args=[game.invite_token]))
-        if seat is not None
+        if seat is not None and game.series_id is None  # a series' players start it with "Play"
         else ""
     )
     return render(
@@ -182,8 +224,11 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             "invite": invite,
             "levels": online_for(game.kind).bot_levels,
             "empty_seats": sum(1 for s in game.seats.all() if s.is_empty),
-            "may_fill": game.status == OnlineGame.Status.OPEN and game.created_by_id == request.user.pk,
+            "may_fill": game.status == OnlineGame.Status.OPEN
+            and game.series_id is None
+            and game.created_by_id == request.user.pk,
             "card_names": card_names(game.kind),
+            **online_for(game.kind).page_context(game, seat),
         },
     )
 

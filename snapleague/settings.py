@@ -338,8 +338,18 @@ CHANNEL_LAYERS = {
     "default": (
         {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # redis-py 8 times a read out after 5 s by default, exactly channels_redis' blocking
+            # BZPOPMIN wait (``brpop_timeout`` 5 s): a channel idle for 5 s then raised
+            # "Timeout reading from …" in a socket's consumer or a game owner's reader, which died
+            # (seen: a Snapszer player waiting 5 s on a move). Reads wait longer than the BZPOPMIN.
             "CONFIG": {
-                "hosts": [{"address": CHANNEL_LAYER_URL, "max_connections": CHANNEL_LAYER_MAX_CONNECTIONS}],
+                "hosts": [
+                    {
+                        "address": CHANNEL_LAYER_URL,
+                        "max_connections": CHANNEL_LAYER_MAX_CONNECTIONS,
+                        "socket_timeout": 15,
+                    }
+                ],
                 "capacity": CHANNEL_LAYER_CAPACITY,
             },
         }

@@ -120,7 +120,10 @@ MATRIX: list[Row] = [
     # --- online play (/play/) ----------------------------------------------------------------------
     r("games:lobby",                             "GET",    200, 200, 200, 200, 200, 200),
     r("games:new",                               "POST",   302, 302, 302, 302, 302, 302),  # to the new table
-    r("games:join",                              "GET",    302, 302, 302, 302, 302, 302),  # to the table, seated
+    r("games:fairness",                          "GET",    200, 200, 200, 200, 200, 200),
+    # The invitation: GET shows the table and the "Take the seat" form (it changes nothing); POST sits.
+    r("games:join",                              "GET",    302, 200, 200, 200, 200, 200),
+    r("games:join",                              "POST",   302, 302, 302, 302, 302, 302),  # to the table, seated
     r("games:table",                             "GET",    200, 200, 200, 200, 200, 200),
     # The table's creator (the player) fills it with bots; anyone else back to the table, told why.
     r("games:fill",                              "POST",   302, 302, 302, 302, 302, 302,
@@ -406,9 +409,10 @@ def _build() -> World:
         .first()
     )
     assert elsewhere is not None
-    first_seat = elsewhere.seats.order_by("seat").first()
-    assert first_seat is not None and first_seat.player.user is not None
-    series_game = series_game_play(user=first_seat.player.user, series_id=elsewhere.pk)
+    # Dealt once every seated player has pressed "Play" (each with a seed).
+    for seat in elsewhere.seats.order_by("seat"):
+        assert seat.player.user is not None
+        series_game = series_game_play(user=seat.player.user, series_id=elsewhere.pk)
     play_snapszer(series_game)
 
     _invitation, invitation_token = organiser_invitation_create(user=users["organiser_here"], club=club)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.protocol import GameKind
 from games.models import OnlineGame, OnlineSeat
-from games.online.services import game_start, table_check
+from games.online.services import client_seed_clean, seat_take, server_seed_commit, table_check
 from snapleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from tournaments.models import Player, Series
 from tournaments.results.selectors import result_target_get
@@ -23,11 +23,15 @@ from tournaments.stages import series_forfeit_absent
 logger = logging.getLogger(__name__)
 
 
-def series_game_play(*, user: Any, series_id: int) -> OnlineGame:
-    """The online game of the series' next game, started for its seated players (created on the
-    first "Play"). Seat order is the series' seat order; seat 0 deals game 1, and the deal
-    passes on game by game (Snap: 2–6 seats, the tournament's rules; Snapszer: a match). The
-    tournament's rules must be playable online (Snap: no shuffled recycle)."""
+def series_game_play(*, user: Any, series_id: int, client_seed: str = "") -> OnlineGame:
+    """``user`` takes their seat, with ``client_seed``, at the online game of the series' next
+    game (created by the first of its players to press "Play"); the game is dealt when every
+    seated player has pressed it, so every one of them contributes a seed (docs/online.md, "Fair
+    dealing"). Pressing again returns the same game. Seat order is the series' seat order; seat 0
+    deals game 1, and the deal passes on game by game (Snap: 2–6 seats, the tournament's rules;
+    Snapszer: a match). The tournament's rules must be playable online (Snap: no shuffled recycle).
+    Raises ApplicationError (a seed refused, not an online stage, not seated, the series over)."""
+    seed = client_seed_clean(client_seed)
     with transaction.atomic():
         series = (
             Series.objects.select_for_update()
@@ -40,42 +44,61 @@ def series_game_play(*, user: Any, series_id: int) -> OnlineGame:
         tournament = series.stage.tournament
         if not series.stage.online_play or tournament.game not in (GameKind.SNAPSZER, GameKind.SNAP):
             raise Conflict(code="not_online", message=_("This series is not played online."))
-        running = OnlineGame.objects.filter(series=series).exclude(status=OnlineGame.Status.FINISHED).first()
-        if running is not None:
-            if not running.seats.filter(user_id=user.pk).exists():
-                raise PermissionDenied(
-                    code="not_seated", message=_("Only the players of this series can start its game.")
-                )
-            return running
-        target = result_target_get(user=user, series_id=series_id)
-        players = list(target.table.players)
-        if not players:
-            raise Conflict(code="series_over", message=_("This series has no game to play now."))
-        users = dict(Player.objects.filter(pk__in=players).values_list("pk", "user_id"))
-        if user.pk not in users.values():
+        game = OnlineGame.objects.filter(series=series).exclude(status=OnlineGame.Status.FINISHED).first()
+        if game is None:
+            game = _series_game_create(user=user, series=series)
+        users = _users(game.players)
+        if user.pk not in users:
             raise PermissionDenied(
                 code="not_seated", message=_("Only the players of this series can start its game.")
             )
-        if None in users.values():
-            raise Conflict(
-                code="player_without_account", message=_("Every player needs an account to play online.")
-            )
-        options = {"profile": tournament.rules_profile, **tournament.rules_options}
-        table_check(tournament.game, options, len(players))
-        game = OnlineGame.objects.create(
-            kind=GameKind(tournament.game).value,
-            options=options,
-            seat_count=len(players),
-            dealer=(target.game_number - 1) % len(players),
-            invite_token=secrets.token_urlsafe(24),
-            created_by=user,
-            series=series,
-            game_number=target.game_number,
-            players=players,
+        seat = game.seats.get(number=users.index(user.pk))
+        if seat.user_id is None:
+            seat_take(seat, user=user, client_seed=seed)
+        game.refresh_from_db()
+        return game
+
+
+def _users(players: list[int]) -> list[int | None]:
+    """The user of each player, in seat order."""
+    users = dict(Player.objects.filter(pk__in=players).values_list("pk", "user_id"))
+    return [users.get(p) for p in players]
+
+
+def _series_game_create(*, user: Any, series: Series) -> OnlineGame:
+    """The open game of the series' next game, its seats reserved for its players (nobody sits
+    until they press "Play"), its server seed committed."""
+    tournament = series.stage.tournament
+    target = result_target_get(user=user, series_id=series.pk)
+    players = list(target.table.players)
+    if not players:
+        raise Conflict(code="series_over", message=_("This series has no game to play now."))
+    users = _users(players)
+    if user.pk not in users:
+        raise PermissionDenied(
+            code="not_seated", message=_("Only the players of this series can start its game.")
         )
-        for seat, player in enumerate(players):
-            OnlineSeat.objects.create(game=game, number=seat, user_id=users[player])
-        return game_start(game_id=game.pk)
+    if None in users:
+        raise Conflict(
+            code="player_without_account", message=_("Every player needs an account to play online.")
+        )
+    options = {"profile": tournament.rules_profile, **tournament.rules_options}
+    table_check(tournament.game, options, len(players))
+    game = OnlineGame.objects.create(
+        kind=GameKind(tournament.game).value,
+        options=options,
+        seat_count=len(players),
+        dealer=(target.game_number - 1) % len(players),
+        invite_token=secrets.token_urlsafe(24),
+        created_by=user,
+        series=series,
+        game_number=target.game_number,
+        players=players,
+        **server_seed_commit(),
+    )
+    for seat in range(len(players)):
+        OnlineSeat.objects.create(game=game, number=seat)
+    return game
 
 
 def series_result_record(game: OnlineGame, engine_result: Any) -> None:

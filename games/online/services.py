@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.errors import InvalidRules, InvalidSnapshot
 from games.engine.protocol import Engine, GameKind, engine_for
 from games.models import GameLogEntry, GameSnapshot, OnlineGame, OnlineSeat
-from snapleague.errors import ApplicationError, Conflict, NotFound
+from snapleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from tournaments.engine_messages import problem_messages
 
 SNAPSHOT_EVERY = 20  # actions between snapshots: a takeover replays at most this many log rows
@@ -118,6 +118,15 @@ def _bot_level(kind: str, level: str) -> str:
     return level
 
 
+def server_seed_commit() -> dict[str, str]:
+    """A fresh server seed and its SHA-256 commitment, as the fields of a new :class:`OnlineGame`.
+    It is drawn when the table is created, before any client seed is given, so the server cannot
+    choose its seed knowing the clients' (nor a client its seed knowing the server's: only the
+    commitment is shown until the end)."""
+    server = secrets.token_bytes(32)
+    return {"sealed_seed": server.hex(), "server_seed_hash": hashlib.sha256(server).hexdigest()}
+
+
 @transaction.atomic
 def table_create(
     *,
@@ -127,9 +136,13 @@ def table_create(
     seats: int,
     bots: Sequence[str | None] = (),
     absent_seconds: Any = None,
+    client_seed: str = "",
 ) -> OnlineGame:
-    """A casual table with ``user`` in seat 0; ``bots[i]`` (a level, or None) sits in seat i + 1.
-    ``absent_seconds`` (default: the setting) is stored in the options (the table's, not the engine's)."""
+    """A casual table with ``user`` in seat 0 (with ``client_seed``); ``bots[i]`` (a level, or
+    None) sits in seat i + 1. ``absent_seconds`` (default: the setting) is stored in the options
+    (the table's, not the engine's). Raises ApplicationError for rules, seats, levels, the absence
+    allowance or a seed refused."""
+    seed = client_seed_clean(client_seed)
     _options(kind, options, seats)
     table = {} if absent_seconds is None else {"absent_seconds": absent_seconds_check(absent_seconds)}
     game = OnlineGame.objects.create(
@@ -138,6 +151,7 @@ def table_create(
         seat_count=seats,
         invite_token=secrets.token_urlsafe(24),
         created_by=user,
+        **server_seed_commit(),
     )
     for number in range(seats):
         level = bots[number - 1] if 0 < number <= len(bots) else None
@@ -146,6 +160,7 @@ def table_create(
             number=number,
             user=user if number == 0 else None,
             bot_level=_bot_level(kind, level) if level else "",
+            client_seed=seed if number == 0 else "",
         )
     if all(not s.is_empty for s in game.seats.all()):
         game_start(game_id=game.pk)
@@ -162,11 +177,18 @@ def _locked(game_id: int) -> OnlineGame:
 
 @transaction.atomic
 def seat_join(*, user: Any, token: str, client_seed: str = "") -> OnlineSeat:
-    """``user`` takes the first empty seat of the table the invite ``token`` names; the table
-    starts when it is full."""
+    """``user`` takes the first empty seat of the table the invite ``token`` names, giving
+    ``client_seed``; the table starts when it is full. A tournament series' game is not joined by
+    invitation: its players start it with "Play" (games/online/series.py)."""
+    seed = client_seed_clean(client_seed)
     game = OnlineGame.objects.select_for_update().filter(invite_token=token).first()
     if game is None:
         raise NotFound(code="game_not_found", message=_("This invitation is not valid."))
+    if game.series_id is not None:
+        raise PermissionDenied(
+            code="series_game",
+            message=_("This game belongs to a tournament series: its players start it with “Play”."),
+        )
     seats = list(game.seats.all())
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is not None:
@@ -176,19 +198,30 @@ def seat_join(*, user: Any, token: str, client_seed: str = "") -> OnlineSeat:
     seat = next((s for s in seats if s.is_empty), None)
     if seat is None:  # pragma: no cover - an open table has an empty seat
         raise Conflict(code="table_full", message=_("This table is full."))
-    seat.user = user
-    seat.client_seed = _client_seed(client_seed)
-    seat.save(update_fields=["user", "client_seed"])
-    if all(not s.is_empty for s in game.seats.all()):
-        game_start(game_id=game.pk)
+    seat_take(seat, user=user, client_seed=seed)
     return seat
 
 
-def _client_seed(value: str) -> str:
+def seat_take(seat: OnlineSeat, *, user: Any, client_seed: str) -> None:
+    """``user`` sits in the empty ``seat`` (its game locked by the caller) with a cleaned seed;
+    the game starts when every seat is taken."""
+    seat.user = user
+    seat.client_seed = client_seed
+    seat.save(update_fields=["user", "client_seed"])
+    if all(not s.is_empty for s in seat.game.seats.all()):
+        game_start(game_id=seat.game_id)
+
+
+CLIENT_SEED_MESSAGE = _("A client seed is up to 64 bytes written in hexadecimal (0–9, a–f, an even count).")
+
+
+def client_seed_clean(value: str) -> str:
+    """The seed as stored (lower-case hex, up to 64 bytes; empty: none given). Raises
+    ApplicationError (400, a field error on ``client_seed``) for anything else."""
     value = value.strip().lower()
     if len(value) > 128 or any(c not in "0123456789abcdef" for c in value) or len(value) % 2:
         raise ApplicationError(
-            code="client_seed", message=_("A client seed is up to 64 bytes written in hexadecimal.")
+            code="client_seed", message=CLIENT_SEED_MESSAGE, fields={"client_seed": [CLIENT_SEED_MESSAGE]}
         )
     return value
 
@@ -198,26 +231,31 @@ def seats_fill_with_bots(*, game_id: int, level: str) -> None:
     game = _locked(game_id)
     if game.status != OnlineGame.Status.OPEN:
         raise Conflict(code="table_started", message=_("This game has already started."))
+    if game.series_id is not None:
+        raise Conflict(
+            code="series_game", message=_("A tournament series' game is played by its players, not by bots.")
+        )
     game.seats.filter(user__isnull=True, bot_level="").update(bot_level=_bot_level(game.kind, level))
     game_start(game_id=game_id)
 
 
 @transaction.atomic
 def game_start(*, game_id: int) -> OnlineGame:
-    """Deal: a fresh server seed, committed (its SHA-256) before the first action, combined with
-    every seat's client seed (:func:`deal_seed`)."""
+    """Deal: the server seed committed when the table was created (:func:`server_seed_commit`),
+    combined with every seat's client seed (:func:`deal_seed`)."""
     game = _locked(game_id)
     if game.status != OnlineGame.Status.OPEN:
         return game
     seats = list(game.seats.order_by("number"))
     if any(s.is_empty for s in seats):
         raise Conflict(code="seats_empty", message=_("Every seat needs a player or a bot first."))
-    server = secrets.token_bytes(32)
+    if not game.sealed_seed:  # a table created before seeds were committed at creation
+        for field, value in server_seed_commit().items():
+            setattr(game, field, value)
+    server = bytes.fromhex(game.sealed_seed)
     seed = deal_seed(server, [bytes.fromhex(s.client_seed) for s in seats])
     options = {k: v for k, v in game.options.items() if k not in TABLE_OPTIONS}
     state = engine_of(game).new_game(options, seats=game.seat_count, dealer=game.dealer, seed=seed)
-    game.sealed_seed = server.hex()
-    game.server_seed_hash = hashlib.sha256(server).hexdigest()
     # The engine's setup, and what the game's online play adds (Snap: its timing numbers).
     game.setup = {**engine_of(game).game_setup(state), **_online(game.kind).setup_extra(game)}
     game.status = OnlineGame.Status.PLAYING

@@ -118,7 +118,20 @@ VARIANTS: Final[dict[str, dict[str, Any]]] = {
     "single_pile": {"single_pile": True},
     "animals": {"picture": True, "deck": "animals", "match_key": "picture_id"},
     "shapes": {"picture": True, "deck": "shapes", "match_key": "picture_id"},  # 12 cards: short
+    "silent": {"silent": True},  # a hand slap instead of the word: online, the same button
+    "animal": {"animal": True},  # each seat calls with its own animal's sound
 }
+
+# The animal variant: seat n's sound is ANIMAL_SOUNDS[n] (the engine knows a sound by its seat,
+# ``Call.sound``); the page shows a player their own on the call button and sends it with a call.
+ANIMAL_SOUNDS: Final = (
+    ("🐄", _("Moo!")),
+    ("🐕", _("Woof!")),
+    ("🐈", _("Meow!")),
+    ("🦆", _("Quack!")),
+    ("🐖", _("Oink!")),
+    ("🐑", _("Baa!")),
+)
 
 
 def feedback(stamped: list[tuple[int, Any]]) -> list[dict[str, Any]]:
@@ -392,6 +405,13 @@ class SnapOnline:
 
     def variants(self) -> dict[str, dict[str, Any]]:
         return {name: {"profile": "classic", **options} for name, options in VARIANTS.items()}
+
+    def page_context(self, game: OnlineGame, seat: int | None) -> dict[str, Any]:
+        """The animal variant: every seat's sound, in seat order (the page's call button shows
+        the player's own, and its calls carry it)."""
+        if not game_rules(game.options).animal:
+            return {}
+        return {"animals": [f"{icon} {word}" for icon, word in ANIMAL_SOUNDS[: game.seat_count]]}
 
     def check_table(self, options: Mapping[str, Any], seats: int) -> None:
         rules = game_rules(options)

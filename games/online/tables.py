@@ -227,6 +227,10 @@ class GameOnline(Protocol):
         """Raise InvalidRules for options the engine takes but this online table cannot play."""
         ...
 
+    def page_context(self, game: OnlineGame, seat: int | None) -> dict[str, Any]:
+        """What the table page shows besides the common (Snap's animal variant: the sounds)."""
+        ...
+
     def setup_extra(self, game: OnlineGame) -> dict[str, Any]:
         """What is stored in the setup next to the engine's (a game replays from it exactly)."""
         ...
@@ -362,6 +366,9 @@ class SnapszerOnline:
 
     def check_table(self, options: Mapping[str, Any], seats: int) -> None:
         return None
+
+    def page_context(self, game: OnlineGame, seat: int | None) -> dict[str, Any]:
+        return {}
 
     def setup_extra(self, game: OnlineGame) -> dict[str, Any]:
         return {}

@@ -11,6 +11,8 @@
   const names = root.dataset.names.split("|");
   const slapjack = root.dataset.slapjack === "1";
   const speed = root.dataset.speed === "1";
+  // Animal Snap: every seat's sound (seat order); a call carries this seat's own (rules/snap.md).
+  const animals = root.dataset.animals ? root.dataset.animals.split("|") : null;
   const $ = (id) => document.getElementById(id);
   const invite = $("invite-link"); // the waiting panel's link: one click selects it (no inline handler: CSP)
   if (invite) invite.addEventListener("click", () => invite.select());
@@ -92,8 +94,10 @@
 
   function call(choice, seq, pressedAt) {
     const reaction = Math.max(0, Math.round(pressedAt - (shownAt[seq] || pressedAt)));
-    send({ type: "act", version: version, action: {
-      type: "call", kind: choice ? choice.kind : "snap", claim: choice ? choice.claim : null, seq: seq, reaction_ms: reaction } });
+    const action = {
+      type: "call", kind: choice ? choice.kind : "snap", claim: choice ? choice.claim : null, seq: seq, reaction_ms: reaction };
+    if (animals && view && view.seat !== null && view.seat !== undefined) action.sound = view.seat;
+    send({ type: "act", version: version, action: action });
     root.dataset.called = String((parseInt(root.dataset.called || "0", 10)) + 1);
     line(T.reaction + " " + reaction + " " + T.ms);
     $("call").classList.add("pressed");
@@ -207,7 +211,7 @@
   }
   function happened(e) {
     switch (e.type) {
-      case "call": flash(e.seat, T.snap, "call"); line(who(e.seat) + " " + T.call); break;
+      case "call": flash(e.seat, animals ? animals[e.seat] : T.snap, "call"); line(who(e.seat) + " " + T.call); break;
       case "capture":
         captures[e.seat] = (captures[e.seat] || 0) + e.cards;
         flash(e.seat, "+" + e.cards, "won"); line(who(e.seat) + " " + T.won + " " + e.cards + " " + T.cards, "good"); break;
@@ -265,10 +269,12 @@
   }
 
   function connect() {
+    if (ws && ws.readyState <= 1) return; // connecting or open already
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    ws = new WebSocket(scheme + location.host + "/ws/games/" + gameId + "/");
-    ws.onopen = () => { retry = 500; if (version !== null) send({ type: "resync", version: version }); };
-    ws.onmessage = (e) => {
+    const socket = new WebSocket(scheme + location.host + "/ws/games/" + gameId + "/");
+    ws = socket;
+    socket.onopen = () => { retry = 500; if (version !== null) send({ type: "resync", version: version }); };
+    socket.onmessage = (e) => {
       const frame = JSON.parse(e.data);
       if (frame.type === "view") {
         // Frames may arrive out of order across a multi-process layer: an older view is dropped.
@@ -282,11 +288,17 @@
         line(frame.message, "bad");
       }
     };
-    ws.onclose = () => {
+    socket.onclose = () => {
+      if (ws !== socket) return;
       $("status").textContent = T.reconnecting;
+      if (!navigator.onLine) return; // the "online" event reconnects
       setTimeout(connect, retry); retry = Math.min(retry * 2, 8000);
     };
   }
+  // A device that loses its network may keep a half-open socket for a long time: drop it when the
+  // browser says it is offline, and reconnect (then resync to the current version) when it is back.
+  window.addEventListener("offline", () => { if (ws) ws.close(); });
+  window.addEventListener("online", () => { if (ws) { retry = 500; connect(); } });
   if (root.dataset.status === "open") {
     setTimeout(() => location.reload(), 3000); // the page reloads when the table has started
     return;

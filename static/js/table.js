@@ -134,10 +134,12 @@
   }
 
   function connect() {
+    if (ws && ws.readyState <= 1) return; // connecting or open already
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    ws = new WebSocket(scheme + location.host + "/ws/games/" + gameId + "/");
-    ws.onopen = () => { retry = 500; if (version !== null) send({ type: "resync", version: version }); };
-    ws.onmessage = (e) => {
+    const socket = new WebSocket(scheme + location.host + "/ws/games/" + gameId + "/");
+    ws = socket;
+    socket.onopen = () => { retry = 500; if (version !== null) send({ type: "resync", version: version }); };
+    socket.onmessage = (e) => {
       const frame = JSON.parse(e.data);
       if (frame.type === "view") {
         // Frames may arrive out of order across a multi-process layer: an older view is dropped.
@@ -151,11 +153,17 @@
         if (frame.version !== null && frame.version !== undefined) send({ type: "resync", version: version });
       }
     };
-    ws.onclose = () => {
+    socket.onclose = () => {
+      if (ws !== socket) return;
       $("status").textContent = T.reconnecting;
+      if (!navigator.onLine) return; // the "online" event reconnects
       setTimeout(connect, retry); retry = Math.min(retry * 2, 8000);
     };
   }
+  // A device that loses its network may keep a half-open socket for a long time: drop it when the
+  // browser says it is offline, and reconnect (then resync to the current version) when it is back.
+  window.addEventListener("offline", () => { if (ws) ws.close(); });
+  window.addEventListener("online", () => { if (ws) { retry = 500; connect(); } });
   if (root.dataset.status === "open") {
     // Wait for the opponent: the page reloads when the table has started.
     setTimeout(() => location.reload(), 3000);

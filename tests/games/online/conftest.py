@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
 from channels.testing import WebsocketCommunicator
 
 from games.online.owner import OWNERS
@@ -23,6 +24,11 @@ def _no_bot_delay(settings: Any) -> Iterator[None]:
     settings.ONLINE_BOT_DELAY = 0.0
     yield
     OWNERS.clear()
+    # Each test's event loop (its uvicorn server's, or asyncio.run's) is a process of its own: the
+    # next one gets its own layer. The Redis layer keeps a receive lock bound to the loop that
+    # last received, which a finished test's loop may hold for ever ("bound to a different event
+    # loop" in the next test); a real process has one loop.
+    channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
 
 
 @pytest.fixture

@@ -4,14 +4,23 @@ Two browser contexts play each other through an invitation link."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
 from typing import Any
 
 import pytest
 
 from games.models import GameLogEntry, GameSnapshot, OnlineGame
 from snapleague.chromium import CHROMIUM
-from tests.tournaments.test_browser import PHONE, signed_in_page
+from tests.tournaments.test_browser import PHONE, _watch, signed_in_page
+from tournaments.models import GameKind, GameResult, Player, Series, SeriesFormat, StageFormat
+from tournaments.services import (
+    stage_create,
+    stage_rounds_generate,
+    tournament_create,
+    tournament_players_add,
+)
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SHOTS = "var/screenshots"
@@ -103,6 +112,7 @@ def test_two_people_play_each_other_through_an_invitation(server: str, browser: 
     invite = anna.locator("#waiting input").input_value()
     bence = _logged_in(browser, server, "bence", DESKTOP)
     bence.goto(invite)
+    bence.click("#take-seat button[type=submit]")
     bence.wait_for_selector("#hand button.pcard")
     anna.wait_for_selector("#hand button.pcard")  # her page reloads once the table has started
     for _ in range(6):  # a few moves each, whoever's turn it is
@@ -201,6 +211,7 @@ def test_a_snap_table_for_people_is_joined_by_link_and_filled_with_bots(
     anna.screenshot(path=f"{SHOTS}/snap-waiting-phone.png", full_page=True)
     bence = _logged_in(browser, server, "bence", DESKTOP)
     bence.goto(invite)
+    bence.click("#take-seat button[type=submit]")
     bence.wait_for_url(re.compile(r"/play/\d+/$"))
     assert bence.locator("#fill-bots").count() == 0  # only the table's creator fills it
     anna.reload()
@@ -216,13 +227,246 @@ def test_a_snap_table_for_people_is_joined_by_link_and_filled_with_bots(
     assert names[0].startswith("anna") and names[1] == "bence" and "beginner" in names[2]
 
 
+# --- Seeds from the pages, a dropped network, a series played online -------------------------------
+
+_ON_MOVE = "#hand button.legal:not(:disabled), #actions button:not([data-action=declare]):not(:disabled)"
+
+
+def _browser_seed(page: Any, selector: str) -> str:
+    """The client seed the page drew in the browser (static/js/seed.js), as it will be posted."""
+    page.wait_for_function(f"() => document.querySelector('{selector}').dataset.drawn === 'browser'")
+    seed: str = page.locator(selector).input_value()
+    assert re.fullmatch(r"[0-9a-f]{64}", seed)
+    return seed
+
+
+def _version(page: Any) -> int:
+    return int(page.evaluate("() => document.getElementById('table').dataset.version || '-1'"))
+
+
+def _ended(page: Any) -> bool:
+    return bool(page.locator("#ended").is_visible())
+
+
+def test_a_player_offline_for_five_seconds_resyncs_and_the_match_goes_on(
+    server: str, browser: Any, make_user: Any
+) -> None:
+    """Anna (phone) and Bence (desktop) play Snapszer, each with a seed drawn in their browser; Anna's
+    context drops its network for 5 s while Bence moves; back online, her page resyncs to the current
+    version and shows his move, and the match goes on to its end with every action in the log."""
+    make_user("anna")
+    make_user("bence")
+    anna = _logged_in(browser, server, "anna", PHONE)
+    anna_seed = _browser_seed(anna, "#client-seed")
+    anna.select_option("#opponent", "person")
+    anna.click("#new-table button[type=submit]")
+    anna.wait_for_url(re.compile(r"/play/\d+/$"))
+    invite = anna.locator("#waiting input").input_value()
+    bence = _logged_in(browser, server, "bence", DESKTOP)
+    bence.goto(invite)
+    game = OnlineGame.objects.get()
+    assert bence.locator("#commitment").inner_text() == game.server_seed_hash  # committed before he sits
+    bence_seed = _browser_seed(bence, "#join-client-seed")
+    bence.screenshot(path=f"{SHOTS}/online-join-desktop.png", full_page=True)
+    bence.click("#take-seat button[type=submit]")
+    for page in (anna, bence):
+        page.wait_for_selector("#hand button.pcard")
+    game.refresh_from_db()
+    assert [s.client_seed for s in game.seats.all()] == [anna_seed, bence_seed]
+    pages = {"anna": anna, "bence": bence}
+    moves = {"anna": 0, "bence": 0}
+
+    def on_move() -> str | None:
+        """Whose page offers a move (waiting for one to), None once both show the end."""
+        for _ in range(200):
+            if all(_ended(p) for p in pages.values()):
+                return None
+            for name, page in pages.items():
+                if page.locator(_ON_MOVE).count():
+                    return name
+            anna.wait_for_timeout(50)
+        raise AssertionError("nobody is on move")
+
+    def move(name: str) -> None:
+        moves[name] += _play_one(pages[name]) or 0
+
+    while sum(moves.values()) < 4:  # a few moves each way first
+        who = on_move()
+        assert who is not None
+        move(who)
+    # Anna's network drops while it is Bence's turn (her turn: she waits for his move first).
+    while (who := on_move()) != "bence":
+        assert who is not None
+        move(who)
+    before = _version(anna)
+    anna.context.set_offline(True)
+    anna.wait_for_function("() => document.getElementById('status').textContent.includes('Reconnecting')")
+    anna.wait_for_timeout(300)  # her socket is closed
+    offline_at = time.monotonic()
+    while bence.locator(_ON_MOVE).count():  # he moves (a lead he wins may be his again)
+        move("bence")
+    anna.wait_for_timeout(max(0, 5000 - (time.monotonic() - offline_at) * 1000))
+    game.refresh_from_db()
+    assert game.version > before and _version(anna) == before  # she missed it
+    last = GameLogEntry.objects.get(game=game, seq=game.version)
+    assert last.user is not None and last.user.username == "bence" and last.action["type"] == "play"
+    anna.context.set_offline(False)
+    anna.wait_for_function(
+        "v => document.getElementById('table').dataset.version === String(v)", arg=game.version
+    )
+    assert anna.locator(f'#trick .pcard[data-card="{last.action["card"]}"]').count() == 1  # his card
+    anna.screenshot(path=f"{SHOTS}/online-resynced-phone.png", full_page=True)
+    while (who := on_move()) is not None:  # to the end of the match
+        move(who)
+        assert sum(moves.values()) < 800
+    game.refresh_from_db()
+    assert game.status == OnlineGame.Status.FINISHED and game.result is not None
+    # No action lost: every move a page made is in the log, and nothing else.
+    log = GameLogEntry.objects.filter(game=game)
+    assert log.count() == game.version == sum(moves.values())
+    for name, count in moves.items():
+        assert log.filter(user__username=name).count() == count
+    for page in pages.values():
+        page.wait_for_function(
+            "v => document.getElementById('table').dataset.version === String(v)", arg=game.version
+        )
+    verify = bence.context.new_page()
+    verify.goto(f"{server}/play/{game.pk}/verify/")
+    assert verify.locator("#checks").inner_text().count("✔") == 2
+    assert [verify.locator(f'.client-seed[data-seat="{n}"]').inner_text() for n in (0, 1)] == [
+        anna_seed,
+        bence_seed,
+    ]
+    for page in (anna, bence, verify):
+        page.goto("about:blank")
+
+
+def _snap_press(page: Any) -> str | None:
+    """One press a quick player makes now, if any (flip on their turn, call when two tops match):
+    what the page showed ('ended', 'flip', 'match'), None when nothing to do."""
+    what = page.evaluate(_SNAP_WAIT)
+    if what == "match":
+        page.evaluate(
+            "() => { const t = document.getElementById('table'); t.dataset.calledSeq = t.dataset.seq; }"
+        )
+        page.keyboard.press("Space")
+        if page.locator("#claims:not([hidden]) button").count():
+            with contextlib.suppress(Exception):  # several claims match: pick the first
+                page.locator("#claims button").first.click(timeout=1000)
+    elif what == "flip":
+        page.keyboard.press("f")
+    return what or None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tournament_series_is_played_online_and_the_standings_follow_by_push(
+    server: str, browser: Any, club: Any, make_user: Any, settings: Any
+) -> None:
+    """A Snap series (best of 3, the 12-card shapes deck, 30 s games) of a stage its organiser marks
+    online on the stage page; Anna (phone) and Bence (desktop) each press "Play" on the series page,
+    with a seed drawn in their browser, and play its games until it is decided; the organiser's third
+    context watches the standings, which change by push, without a reload or a version request."""
+
+    organiser = club.organisers.get()
+    settings.ONLINE_SNAP_CLOCK_SCALE = 2.0  # game time runs twice as fast (every time is an input)
+    people = {name: make_user(name) for name in ("anna", "bence")}
+    seated = [Player.objects.create(club=club, name=name.title(), user=user) for name, user in people.items()]
+    tournament = tournament_create(
+        user=organiser,
+        club=club,
+        name="Online cup",
+        game=GameKind.SNAP,
+        series_format=SeriesFormat.BEST_OF_3,
+        rules_profile="classic",
+        rules_options={"picture": True, "deck": "shapes", "match_key": "picture_id", "max_game_seconds": 30},
+    )
+    tournament_players_add(user=organiser, tournament=tournament, players=seated)
+    stage = stage_create(
+        user=organiser, tournament=tournament, name="Final", format=StageFormat.ROUND_ROBIN, options={}
+    )
+    stage_rounds_generate(user=organiser, stage_id=stage.pk)
+    series = Series.objects.get(stage=stage)
+
+    watcher = signed_in_page(browser, server, "organiser", DESKTOP, then=f"/stages/{stage.pk}/")
+    watcher.click("text=Play this stage online")
+    watcher.wait_for_selector("text=Played online")
+    version_requests: list[str] = []
+    standings = _watch(watcher.context, f"{server}/stages/{stage.pk}/standings/", version_requests)
+    first_version = standings.evaluate("document.querySelector('#standings').dataset.version")
+
+    pages = {
+        "anna": signed_in_page(browser, server, "anna", PHONE, then=f"/series/{series.pk}/"),
+        "bence": signed_in_page(browser, server, "bence", DESKTOP, then=f"/series/{series.pk}/"),
+    }
+    games: list[OnlineGame] = []
+    while True:
+        series.refresh_from_db()
+        if series.status == Series.Status.DECIDED:
+            break
+        assert len(games) < 6
+        seeds = {}
+        for name, page in pages.items():  # each presses "Play" with their own seed
+            page.goto(f"{server}/series/{series.pk}/")
+            seeds[name] = _browser_seed(page, "#series-client-seed")
+            page.click("#play-online")
+            page.wait_for_url(re.compile(r"/play/\d+/$"))
+        for page in pages.values():  # the first one's page reloads once the second has sat down
+            page.wait_for_selector("#seats .seat")
+        game = OnlineGame.objects.get(series=series, game_number=len(games) + 1)
+        assert {s.user.username: s.client_seed for s in game.seats.select_related("user")} == seeds
+        deadline = time.monotonic() + 90  # 30 game seconds at twice the speed, then the last rounds
+        while not all(_snap_press(page) == "ended" for page in pages.values()):
+            assert time.monotonic() < deadline, "the game did not end"
+            pages["anna"].wait_for_timeout(40)
+        game.refresh_from_db()
+        assert game.status == OnlineGame.Status.FINISHED
+        games.append(game)
+    pages["anna"].screenshot(path=f"{SHOTS}/online-series-ended-phone.png", full_page=True)
+    recorded = GameResult.objects.filter(game__series=series, source="engine")
+    assert sorted(recorded.values_list("engine_game", flat=True)) == sorted(g.pk for g in games)
+    # The standings followed by push: a new version with the series decided, no poll, no reload.
+    standings.wait_for_function(
+        "() => document.querySelector('#standings').textContent.includes('Decided')", timeout=15_000
+    )
+    assert standings.evaluate("document.querySelector('#standings').dataset.version") != first_version
+    assert standings.evaluate("window.changes.length") >= 1
+    assert standings.evaluate("window.notReloaded") is True and version_requests == []
+    standings.screenshot(path=f"{SHOTS}/online-series-standings-desktop.png", full_page=True)
+    for page in (*pages.values(), standings, watcher):
+        page.goto("about:blank")
+
+
+def test_an_animal_snap_players_call_button_shows_their_animal_and_the_call_carries_it(
+    server: str, browser: Any, make_user: Any
+) -> None:
+    make_user("anna")
+    page = _logged_in(browser, server, "anna", PHONE)
+    page.select_option("#snap-variant", "animal")
+    page.select_option("#snap-seats", "2")
+    page.select_option("#snap-length", "30")
+    page.click("#new-snap-table button[type=submit]")
+    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    page.wait_for_selector("#seats .seat")
+    assert page.locator("#call").inner_text() == "🐄 Moo!"
+    page.wait_for_function("() => document.getElementById('table').dataset.seq !== undefined")
+    page.locator("#call").tap()
+    game = OnlineGame.objects.get()
+    deadline = time.monotonic() + 10
+    while not (
+        calls := list(GameLogEntry.objects.filter(game=game, user__username="anna", action__type="call"))
+    ):
+        assert time.monotonic() < deadline, "her call was not logged"
+        page.wait_for_timeout(100)
+    assert calls[0].action["sound"] == 0  # her own sound: seat 0's
+    page.screenshot(path=f"{SHOTS}/snap-animal-phone.png", full_page=True)
+    page.goto("about:blank")
+
+
 def test_an_absent_players_seat_shows_its_bot_and_comes_back(
     server: str, browser: Any, make_user: Any, monkeypatch: Any
 ) -> None:
     """The lobby's absence option; Bence's page closes; past the timeout (the owner's clock moved
     on, no waiting) Anna's page names "bence (bot playing)"; Bence opens the table again: his seat."""
-    import time
-
     from games.online import owner as owner_module
     from tests.games.online.test_absence import Clock
 
@@ -238,6 +482,7 @@ def test_an_absent_players_seat_shows_its_bot_and_comes_back(
     invite = anna.locator("#waiting input").input_value()
     bence = _logged_in(browser, server, "bence", DESKTOP)
     bence.goto(invite)
+    bence.click("#take-seat button[type=submit]")
     bence.wait_for_selector("#hand button.pcard")
     anna.wait_for_selector("#hand button.pcard")
     game = OnlineGame.objects.get()

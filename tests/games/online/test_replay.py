@@ -164,7 +164,8 @@ def finished_series_game(
     series = make_series(players[:2], game="snapszer")
     series.stage.online_play = True
     series.stage.save()
-    game = series_game_play(user=user, series_id=series.pk)
+    series_game_play(user=user, series_id=series.pk)
+    game = series_game_play(user=players[1].user, series_id=series.pk)  # dealt once both pressed Play
     play_snapszer(game)
     return series, game
 

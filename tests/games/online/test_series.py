@@ -47,9 +47,17 @@ def test_a_series_game_is_played_online_and_recorded_by_the_engine(
     series.stage.save()
     with pytest.raises(PermissionDenied):
         series_game_play(user=make_user("outsider"), series_id=series.pk)
-    game = series_game_play(user=player_user, series_id=series.pk)
-    assert game.status == OnlineGame.Status.PLAYING and game.game_number == 1 and game.dealer == 0
-    assert series_game_play(user=bence_user, series_id=series.pk) == game  # the same table
+    game = series_game_play(user=player_user, series_id=series.pk, client_seed="a1" * 32)
+    # Dealt only once every seated player has pressed "Play" with a seed; the server's committed.
+    assert game.status == OnlineGame.Status.OPEN and game.game_number == 1 and game.dealer == 0
+    assert len(game.server_seed_hash) == 64 and not game.server_seed
+    assert series_game_play(user=player_user, series_id=series.pk, client_seed="ff") == game  # again
+    assert (
+        series_game_play(user=bence_user, series_id=series.pk, client_seed="b2" * 8) == game
+    )  # the same table
+    game.refresh_from_db()
+    assert game.status == OnlineGame.Status.PLAYING
+    assert [s.client_seed for s in game.seats.all()] == ["a1" * 32, "b2" * 8]
     cookies = [session(player_user), session(bence_user)]
 
     async def scenario() -> None:
@@ -116,6 +124,8 @@ def test_a_snap_series_game_is_played_online_and_recorded_by_the_engine(
     series.stage.online_play = True
     series.stage.save()
     game = series_game_play(user=player_user, series_id=series.pk)
+    for player in players[1:3]:
+        game = series_game_play(user=player.user, series_id=series.pk)
     assert game.kind == "snap" and game.seat_count == 3 and game.game_number == 1
     assert game.setup["timing"]["max_lag_compensation_ms"] == 300  # tournament play: S33's default
     cookie = session(player_user)
@@ -134,3 +144,4 @@ def test_a_snap_series_game_is_played_online_and_recorded_by_the_engine(
     assert recorded.source == "engine" and recorded.engine_game == game.pk
     second = series_game_play(user=player_user, series_id=series.pk)
     assert second.pk != game.pk and second.game_number == 2 and second.dealer == 1
+    assert second.status == OnlineGame.Status.OPEN  # the others have not pressed "Play" yet
