@@ -409,7 +409,7 @@ class SnapOnline:
     def page_context(self, game: OnlineGame, seat: int | None) -> dict[str, Any]:
         """The animal variant: every seat's sound, in seat order (the page's call button shows
         the player's own, and its calls carry it)."""
-        if not game_rules(game.options).animal:
+        if not game_rules(engine_options(game.options)).animal:
             return {}
         return {"animals": [f"{icon} {word}" for icon, word in ANIMAL_SOUNDS[: game.seat_count]]}
 
