@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.db import OperationalError, connection
 from django.test import Client
 from hypothesis import HealthCheck, given
@@ -418,7 +419,8 @@ def test_a_database_failure_on_subscribe_is_unavailable_and_the_socket_keeps_wor
 
 def test_error_messages_are_in_the_visitors_language(hu_catalogue: None) -> None:
     async def scenario() -> None:
-        for headers in ([ORIGIN, (b"accept-language", b"hu")], [ORIGIN, (b"cookie", b"django_language=hu")]):
+        cookie = f"{settings.LANGUAGE_COOKIE_NAME}=hu".encode()  # the footer switcher's cookie
+        for headers in ([ORIGIN, (b"accept-language", b"hu")], [ORIGIN, (b"cookie", cookie)]):
             communicator = await opened(*headers)
             assert (await ask(communicator, "?"))["message"].startswith("[hu] The server could not read")
             answer = await ask(communicator, {"type": "subscribe", "topic": "stage:999999"})

@@ -247,8 +247,16 @@ def test_kill_9_the_owner_and_every_game_continues_with_nothing_lost(webs: list[
         while not all([await sync_to_async(_version)(g) >= 6 for g in games]):
             assert time.monotonic() < deadline, "the games did not start"
             await asyncio.sleep(0.1)
-        owners = {g: await sync_to_async(_owner_pid)(g) for g in games}
-        assert set(owners.values()) == {a.process.pid}, owners
+        # Every game has a live owner, A holding them (on a crowded machine an owner may be between
+        # two leases for a moment and its game picked up by a sweeper, even B's: that game then
+        # simply stays on B when A dies).
+        deadline = time.monotonic() + 15
+        while True:
+            owners = {g: await sync_to_async(_owner_pid)(g) for g in games}
+            if None not in owners.values() and owners[duel.pk] == a.process.pid:
+                break
+            assert time.monotonic() < deadline, owners
+            await asyncio.sleep(0.2)
         assert not any([await sync_to_async(_finished)(g) for g in games])
         before = {g: await sync_to_async(_version)(g) for g in games}
         a.process.send_signal(signal.SIGKILL)
