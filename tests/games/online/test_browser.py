@@ -418,8 +418,12 @@ def test_a_tournament_series_is_played_online_and_the_standings_follow_by_push(
         while not all(_snap_press(page) == "ended" for page in pages.values()):
             assert time.monotonic() < deadline, "the game did not end"
             pages["anna"].wait_for_timeout(40)
+        # The pages show the end as the last frame arrives; the owner stores the end just after.
         game.refresh_from_db()
-        assert game.status == OnlineGame.Status.FINISHED
+        while game.status != OnlineGame.Status.FINISHED:
+            assert time.monotonic() < deadline + 15, "the game's end was not stored"
+            pages["anna"].wait_for_timeout(40)
+            game.refresh_from_db()
         games.append(game)
     pages["anna"].screenshot(path=f"{SHOTS}/online-series-ended-phone.png", full_page=True)
     recorded = GameResult.objects.filter(game__series=series, source="engine")

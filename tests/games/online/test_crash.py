@@ -247,27 +247,27 @@ def test_kill_9_the_owner_and_every_game_continues_with_nothing_lost(webs: list[
         while not all([await sync_to_async(_version)(g) >= 6 for g in games]):
             assert time.monotonic() < deadline, "the games did not start"
             await asyncio.sleep(0.1)
-        # Every game has a live owner, A holding them (on a crowded machine an owner may be between
-        # two leases for a moment and its game picked up by a sweeper, even B's: that game then
-        # simply stays on B when A dies).
-        deadline = time.monotonic() + 15
-        while True:
-            owners = {g: await sync_to_async(_owner_pid)(g) for g in games}
-            if None not in owners.values() and owners[duel.pk] == a.process.pid:
-                break
-            assert time.monotonic() < deadline, owners
-            await asyncio.sleep(0.2)
-        assert not any([await sync_to_async(_finished)(g) for g in games])
-        before = {g: await sync_to_async(_version)(g) for g in games}
+        # Every game still being played is A's (a game against bots may already have ended: its
+        # lease is released; the duel is played on across the kill at least).
+        owners = {}
+        for g in games:
+            pid = await sync_to_async(_owner_pid)(g)
+            if pid is None and await sync_to_async(_finished)(g):
+                continue
+            owners[g] = pid
+        assert set(owners.values()) == {a.process.pid}, owners
+        live = list(owners)
+        assert duel.pk in live, live
+        before = {g: await sync_to_async(_version)(g) for g in live}
         a.process.send_signal(signal.SIGKILL)
         killed_at = time.monotonic()
         a.process.wait()
         # Each game continues on B: its version moves on (nobody needs to send anything).
-        while len(figures) < len(games):
-            for g in games:
+        while len(figures) < len(live):
+            for g in live:
                 if g not in figures and (await sync_to_async(_version)(g) > before[g]):
                     figures[g] = time.monotonic() - killed_at
-            assert time.monotonic() - killed_at < 30, f"not taken over: {set(games) - set(figures)}"
+            assert time.monotonic() - killed_at < 30, f"not taken over: {set(live) - set(figures)}"
             await asyncio.sleep(0.05)
         assert {
             g: await sync_to_async(_owner_pid)(g) for g in games if not await sync_to_async(_finished)(g)
