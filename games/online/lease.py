@@ -49,6 +49,15 @@ def lease_acquire(game_id: int, owner: str = PROCESS_ID) -> bool:
     return taken == 1
 
 
+def lease_expires_in(game_id: int) -> float:
+    """Seconds until ``game_id``'s lease expires (0 when it has or there is none): until then its
+    holder is alive, and another process need not ask again (owner.py's ``owner_ensure``)."""
+    expires = GameLease.objects.filter(game_id=game_id).values_list("expires_at", flat=True).first()
+    if expires is None:
+        return 0.0
+    return max(0.0, min(LEASE_SECONDS, (expires - timezone.now()).total_seconds()))
+
+
 def lease_renew(game_id: int, owner: str = PROCESS_ID) -> bool:
     """Extend ``owner``'s lease; False when it is no longer ``owner``'s (it expired and was taken)."""
     now = timezone.now()

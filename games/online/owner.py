@@ -33,8 +33,15 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.errors import ActionCode, ActionError
 from games.models import OnlineGame
 from games.online import services
-from games.online.lease import RENEW_SECONDS, lease_acquire, lease_release, lease_renewer, leases_expired
-from games.online.tables import Entry, LiveTable, Refusal, entries_append, online_for, view_frame
+from games.online.lease import (
+    RENEW_SECONDS,
+    lease_acquire,
+    lease_expires_in,
+    lease_release,
+    lease_renewer,
+    leases_expired,
+)
+from games.online.tables import Entry, LiveTable, Refusal, log_writer, online_for, view_frame
 from tournaments.engine_messages import action_error_message
 
 __all__ = [
@@ -63,6 +70,8 @@ def view_group(game_id: int, seat: int | None) -> str:
 
 
 OWNERS: dict[int, GameOwner] = {}
+# Games whose live owner is in another process: until when (time.monotonic) its lease holds.
+ELSEWHERE: dict[int, float] = {}
 
 # The owner's clock (every time it puts into an input, and the absence timeout): tests replace it.
 CLOCK: Callable[[], datetime] = timezone.now
@@ -286,7 +295,7 @@ class GameOwner:
         its frame. A write that finds another owner's row raises StaleWrite: this owner stops."""
         if not entries:
             return
-        await database_sync_to_async(entries_append)(self.game_id, entries)
+        await log_writer().append(self.game_id, entries)
         await self._broadcast()
 
     async def _finish(self) -> None:
@@ -331,13 +340,20 @@ async def owner_ensure(game_id: int, *, announce: bool = False) -> GameOwner | N
     if owner is not None and not owner.stopped:
         await owner.ready.wait()
         return owner
+    if ELSEWHERE.get(game_id, 0.0) > time.monotonic():
+        return None  # a live owner in another process holds the lease: no need to ask again yet
     status = await database_sync_to_async(
         lambda: OnlineGame.objects.filter(pk=game_id).values_list("status", flat=True).first()
     )()
     if status != OnlineGame.Status.PLAYING:
         return None
     if not await database_sync_to_async(lease_acquire)(game_id):
+        # Held by a live owner elsewhere until its lease expires (renewed every second while it
+        # lives): this process's sockets send there without asking the database on every input.
+        # Once it has expired, the next input asks again and takes the game over if it is dead.
+        ELSEWHERE[game_id] = time.monotonic() + await database_sync_to_async(lease_expires_in)(game_id)
         return None
+    ELSEWHERE.pop(game_id, None)
     # The lease is this process's (it may already have been): another socket of this process may
     # have started the owner during the awaits above (the players of a table connect at once), and
     # a second owner would answer every input again and stop the first one with a stale write.
@@ -355,6 +371,7 @@ async def owner_ensure(game_id: int, *, announce: bool = False) -> GameOwner | N
 async def owners_stop() -> None:
     """Stop every owner of this process (tests, and a process shutting down): their leases are
     released; another process takes the games over on their next input."""
+    ELSEWHERE.clear()
     for owner in list(OWNERS.values()):
         owner.stopped = True
         if owner.task is not None:

@@ -297,7 +297,19 @@ class StaleWrite(Exception):
     """Another owner has written this seq: this one must stop (its lease was lost)."""
 
 
-@transaction.atomic
+@dataclass(frozen=True)
+class LogRow:
+    """One action to append: number ``seq``, its JSON, who sent it, when it arrived, the engine's
+    events, and a snapshot when one is due (games/online/tables.py's ``Entry`` is one)."""
+
+    seq: int
+    action: Mapping[str, Any]
+    sender: Sender
+    received_at: datetime
+    events: list[Any]
+    snapshot: Mapping[str, Any] | None = None
+
+
 def log_append(
     *,
     game_id: int,
@@ -309,21 +321,48 @@ def log_append(
     snapshot: Mapping[str, Any] | None,
 ) -> None:
     """Append action ``seq`` (the game is at ``seq - 1``), with a snapshot when one is due."""
-    moved = OnlineGame.objects.filter(pk=game_id, version=seq - 1).update(version=seq)
-    if not moved:
+    stale = log_append_many([(game_id, [LogRow(seq, action, sender, received_at, events, snapshot)])])
+    if stale:
         raise StaleWrite(f"online game {game_id} is not at version {seq - 1}")
-    GameLogEntry.objects.create(
-        game_id=game_id,
-        seq=seq,
-        action=dict(action),
-        seat=sender.seat,
-        user_id=sender.user_id,
-        bot_level=sender.bot_level,
-        received_at=received_at,
-        events=events,
-    )
-    if snapshot is not None:
-        GameSnapshot.objects.create(game_id=game_id, seq=seq, data=dict(snapshot))
+
+
+@transaction.atomic
+def log_append_many(batch: Sequence[tuple[int, Sequence[LogRow]]]) -> set[int]:
+    """Append each game's rows (numbered on from the game's version, in order), every game of the
+    batch in one transaction: the owners of a process write together (games/online/tables.py's
+    ``LogWriter``), not one transaction per action each. A game that is not at the version its
+    first row follows was written by another owner: it is left out, and returned (StaleWrite for
+    its owner), and the others are written."""
+    stale: set[int] = set()
+    logged: list[GameLogEntry] = []
+    snapshots: list[GameSnapshot] = []
+    for game_id, rows in batch:
+        if not rows:
+            continue
+        first, last = rows[0].seq, rows[-1].seq
+        if [row.seq for row in rows] != list(range(first, last + 1)):
+            raise ValueError(f"online game {game_id}: rows not numbered in order")
+        if not OnlineGame.objects.filter(pk=game_id, version=first - 1).update(version=last):
+            stale.add(game_id)
+            continue
+        for row in rows:
+            logged.append(
+                GameLogEntry(
+                    game_id=game_id,
+                    seq=row.seq,
+                    action=dict(row.action),
+                    seat=row.sender.seat,
+                    user_id=row.sender.user_id,
+                    bot_level=row.sender.bot_level,
+                    received_at=row.received_at,
+                    events=row.events,
+                )
+            )
+            if row.snapshot is not None:
+                snapshots.append(GameSnapshot(game_id=game_id, seq=row.seq, data=dict(row.snapshot)))
+    GameLogEntry.objects.bulk_create(logged)
+    GameSnapshot.objects.bulk_create(snapshots)
+    return stale
 
 
 @transaction.atomic

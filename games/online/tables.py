@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -132,32 +133,79 @@ def bot_delay() -> float:
     return float(getattr(settings, "ONLINE_BOT_DELAY", 0.7))
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One input to append to the log: number ``seq``, its JSON, who sent it, when it arrived, the
-    engine's events, and a snapshot when one is due."""
-
-    seq: int
-    action: dict[str, Any]
-    sender: services.Sender
-    received_at: datetime
-    events: list[Any]
-    snapshot: dict[str, Any] | None = None
+# One input to append to the log (services.LogRow): number ``seq``, its JSON, who sent it, when it
+# arrived, the engine's events, and a snapshot when one is due.
+Entry = services.LogRow
 
 
 def entries_append(game_id: int, entries: Sequence[Entry]) -> None:
-    """Append a table's entries to the game's log, in order (each its own write, moving the version
-    by one). Raises StaleWrite when another owner wrote first (games/online/services.py)."""
-    for entry in entries:
-        services.log_append(
-            game_id=game_id,
-            seq=entry.seq,
-            action=entry.action,
-            sender=entry.sender,
-            received_at=entry.received_at,
-            events=entry.events,
-            snapshot=entry.snapshot,
-        )
+    """Append a table's entries to the game's log, in order (each moving the version by one).
+    Raises StaleWrite when another owner wrote first (games/online/services.py)."""
+    if services.log_append_many([(game_id, entries)]):
+        raise services.StaleWrite(f"online game {game_id} is not at version {entries[0].seq - 1}")
+
+
+class LogWriter:
+    """One event loop's owners' log appends, written together (group commit).
+
+    Every owner waits for its entries to be stored before any frame shows them (an acknowledged
+    action is in the log), and the owners of a process share one database thread (Channels'
+    ``database_sync_to_async``). One transaction per action each filled that thread at a few dozen
+    live games (docs/benchmarks.md, "Online play"): here the appends that arrive while a write is
+    running wait for it and then go together, in one transaction on one connection. A game
+    another owner has written is refused alone (StaleWrite for its owner); a failed write fails
+    the appends it carried, whose owners stop (another takes the game over from the log)."""
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[int, Sequence[Entry], asyncio.Future[None]]] = []
+        self.task: asyncio.Task[None] | None = None
+        self.writes = 0  # transactions so far (tests, and the benchmark's notes)
+
+    async def append(self, game_id: int, entries: Sequence[Entry]) -> None:
+        if not entries:
+            return
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self.pending.append((game_id, entries, done))
+        if self.task is None or self.task.done():
+            self.task = loop.create_task(self._run())
+        await done
+
+    async def _run(self) -> None:
+        while self.pending:
+            batch, self.pending = self.pending, []
+            try:
+                stale = await database_sync_to_async(services.log_append_many)(
+                    [(game_id, entries) for game_id, entries, _done in batch]
+                )
+            except Exception as error:
+                stale, failure = set(), error
+            else:
+                failure = None
+            self.writes += 1
+            for game_id, entries, done in batch:
+                if done.done():  # its owner was cancelled meanwhile
+                    continue
+                if failure is not None:
+                    done.set_exception(failure)
+                elif game_id in stale:
+                    done.set_exception(
+                        services.StaleWrite(f"online game {game_id} is not at version {entries[0].seq - 1}")
+                    )
+                else:
+                    done.set_result(None)
+
+
+_WRITERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LogWriter] = weakref.WeakKeyDictionary()
+
+
+def log_writer() -> LogWriter:
+    """The running event loop's writer (tests run several loops, one after another)."""
+    loop = asyncio.get_running_loop()
+    writer = _WRITERS.get(loop)
+    if writer is None:
+        writer = _WRITERS[loop] = LogWriter()
+    return writer
 
 
 class Refusal(Exception):

@@ -20,10 +20,12 @@ from hypothesis import strategies as st
 from games.engine.protocol import engine_for
 from games.models import GameLease, GameLogEntry, OnlineGame
 from games.online import lease, services
+from games.online import owner as owner_module
 from games.online.consumers import MAX_MESSAGE_CHARS
 from games.online.lease import lease_acquire, lease_renew, lease_renewer
 from games.online.owner import OWNERS, owner_ensure, owners_stop, view_frame
 from games.online.services import seat_join, state_load, table_create
+from games.online.tables import Entry, log_writer
 from snapleague.asgi import application
 from tests.games.online.conftest import opened, receive, send
 from tests.tournaments.live_sockets import run, session
@@ -384,3 +386,91 @@ def test_a_process_renews_its_owners_leases_together_and_a_lost_one_is_told(
     assert after[game.pk] > before[game.pk] and after[other.pk] > before[other.pk]
     assert after[taken.pk] == before[taken.pk]
     assert GameLease.objects.get(game=taken).owner == "another-process"
+
+
+def test_a_process_writes_its_owners_log_appends_together_and_a_stale_game_alone_is_refused(
+    duel: Any, make_user: Any, monkeypatch: Any
+) -> None:
+    """Appends that arrive while a write runs go in the next one, every game in one transaction
+    (one database thread serves every owner of a process: one transaction per action filled it,
+    docs/benchmarks.md "Online play"); a game another owner has written is refused alone."""
+    game, _, _ = duel
+    other = table_create(user=make_user("cecil"), kind="snapszer", options={}, seats=2)
+    written = table_create(user=make_user("dora"), kind="snapszer", options={}, seats=2)
+    OnlineGame.objects.filter(pk=written.pk).update(version=5)  # another owner wrote meanwhile
+    batches: list[list[int]] = []
+    real = services.log_append_many
+
+    def counted(batch: Any) -> set[int]:
+        batches.append([game_id for game_id, _rows in batch])
+        return real(batch)
+
+    monkeypatch.setattr(services, "log_append_many", counted)
+    at = timezone.now()
+
+    def rows(first: int, count: int) -> list[Entry]:
+        return [
+            Entry(seq, {"type": "test", "n": seq}, services.Sender(0, None), at, [])
+            for seq in range(first, first + count)
+        ]
+
+    outcomes: list[Any] = []
+
+    async def scenario() -> None:
+        writer = log_writer()
+        outcomes[:] = await asyncio.gather(
+            writer.append(game.pk, rows(1, 2)),
+            writer.append(other.pk, rows(1, 1)),
+            writer.append(written.pk, rows(1, 1)),
+            return_exceptions=True,
+        )
+
+    run(scenario)
+    assert batches == [[game.pk, other.pk, written.pk]]
+    assert outcomes[:2] == [None, None] and isinstance(outcomes[2], services.StaleWrite)
+    assert list(GameLogEntry.objects.filter(game=game).values_list("seq", flat=True)) == [1, 2]
+    assert list(GameLogEntry.objects.filter(game=other).values_list("seq", flat=True)) == [1]
+    assert not GameLogEntry.objects.filter(game=written).exists()
+    assert [OnlineGame.objects.get(pk=g.pk).version for g in (game, other, written)] == [2, 1, 5]
+
+
+def test_a_game_owned_in_another_process_is_not_asked_for_on_every_input(duel: Any, monkeypatch: Any) -> None:
+    """A socket whose game's owner lives in another process sends there without asking the
+    database again until that owner's lease would expire; then it asks, and takes a dead owner's
+    game over."""
+    game, _, _ = duel
+    GameLease.objects.create(
+        game=game, owner="another-process", expires_at=timezone.now() + timedelta(seconds=30)
+    )
+    asked: list[int] = []
+    real = owner_module.lease_acquire
+
+    def counted(game_id: int) -> bool:
+        asked.append(game_id)
+        return real(game_id)
+
+    offset = [0.0]
+    monkeypatch.setattr(owner_module, "lease_acquire", counted)
+    monkeypatch.setattr(owner_module.time, "monotonic", lambda real=time.monotonic: real() + offset[0])
+
+    started: list[Any] = []
+
+    async def scenario() -> None:
+        try:
+            assert await owner_ensure(game.pk) is None
+            assert await owner_ensure(game.pk) is None
+            assert asked == [game.pk]  # the second input did not ask
+            # the other process died: its lease ran out (30 s later)
+            await sync_to_async(GameLease.objects.filter(game=game).update)(
+                expires_at=timezone.now() - timedelta(seconds=1)
+            )
+            offset[0] = 31.0
+            owner = await owner_ensure(game.pk)
+            assert asked == [game.pk, game.pk]
+            started.append(owner)
+        finally:
+            await owners_stop()
+
+    run(scenario)
+    owner = started[0]
+    assert owner is not None and owner.game_id == game.pk
