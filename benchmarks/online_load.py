@@ -18,7 +18,7 @@ tables through the services, and the runs read the fresh tables' seats from the 
   table four (the issue's "bots on the client side": each seat is played by a client-side bot
   over its own socket, as a person's browser would; the server runs no bot). ``run`` and ``ramp``
   top the fresh tables up themselves before their clock starts.
-- **run**: ``--snapszer`` Snapszer and ``--snap`` four-seat Snap games at once for ``--seconds``
+- **run**: (restart the server between runs: its owners keep the last run's games in memory) ``--snapszer`` Snapszer and ``--snap`` four-seat Snap games at once for ``--seconds``
   (a game that ends is replaced by a fresh table with the same accounts' sockets, so the number
   of live games stays put). Each seat opens ``/ws/games/<id>/`` with its session cookie and plays
   from its own frames only: Snapszer picks a legal action of its view (``hand.legal_actions``,
@@ -68,8 +68,15 @@ ROOT = Path(__file__).resolve().parents[1]
 SESSIONS = ROOT / "var" / "online_load" / "sessions.json"
 PASSWORD = "onload-benchmark-pw"  # benchmark accounts only
 PREFIX = "onload-"
-SNAPSZER_OPTIONS: dict[str, Any] = {"profile": "snapszer"}
-SNAP_OPTIONS: dict[str, Any] = {"profile": "classic", "max_game_seconds": 120}  # the lobby's "2 minutes"
+# The longest absence a table allows: a run's games left unfinished when it ends wait for their
+# players instead of being played on by stand-in bots in the server (a later run would measure them).
+ABSENT_SECONDS = 3600
+SNAPSZER_OPTIONS: dict[str, Any] = {"profile": "snapszer", "absent_seconds": ABSENT_SECONDS}
+SNAP_OPTIONS: dict[str, Any] = {  # the lobby's "2 minutes"
+    "profile": "classic",
+    "max_game_seconds": 120,
+    "absent_seconds": ABSENT_SECONDS,
+}
 SNAP_SEATS = 4
 SNAP_LEVEL = "club"
 THINK_SECONDS = (0.7, 2.0)  # Snapszer: a person's think time before each action
@@ -201,6 +208,17 @@ def tables_fresh(kind: str) -> list[Table]:
         )
         for g in games
     ]
+
+
+def tables_close() -> int:
+    """Mark the benchmark's played, unfinished tables finished, so that no owner (this server's
+    after a restart, another's sweeper) plays them on into a later run; restart the server between
+    runs too, since its live owners hold them in memory."""
+    from games.models import OnlineGame
+
+    return OnlineGame.objects.filter(
+        status=OnlineGame.Status.PLAYING, version__gt=0, created_by__username__startswith=PREFIX
+    ).update(status=OnlineGame.Status.FINISHED)
 
 
 def tables_ensure(kind: str, count: int, usernames: list[str]) -> list[Table]:
@@ -873,7 +891,10 @@ def main() -> None:
             raise SystemExit("svg needs --json (a ramp's figures) and --svg")
         write_svg(json.loads(args.json.read_text())["steps"], args.target_ms, args.svg)
         return
-    figures = {"run": run, "ramp": ramp}[args.command](args)
+    try:
+        figures = {"run": run, "ramp": ramp}[args.command](args)
+    finally:
+        print(f"{tables_close()} played benchmark tables closed", file=sys.stderr)
     text = json.dumps(figures, indent=2, default=str)
     print(text)
     if args.json:

@@ -17,7 +17,7 @@ from games.card_names import card_names
 from games.engine.protocol import GameKind, engine_for
 from games.models import OnlineGame
 from games.online.replay import ALL, replay_get, seat_names
-from games.online.series import series_game_play
+from games.online.series import play_deadline, series_game_play
 from games.online.services import (
     ABSENT_SECONDS_RANGE,
     deal_seed,
@@ -228,6 +228,9 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             and game.series_id is None
             and game.created_by_id == request.user.pk,
             "card_names": card_names(game.kind),
+            "play_deadline": play_deadline(game)
+            if game.series_id is not None and game.status == OnlineGame.Status.OPEN
+            else None,
             **online_for(game.kind).page_context(game, seat),
         },
     )

@@ -41,6 +41,7 @@ from games.online.lease import (
     lease_renewer,
     leases_expired,
 )
+from games.online.series import series_game_deal_overdue, series_games_overdue
 from games.online.tables import Entry, LiveTable, Refusal, log_writer, online_for, view_frame
 from tournaments.engine_messages import action_error_message
 
@@ -387,9 +388,17 @@ SWEEP_SECONDS = 2.0
 
 async def sweep_once() -> list[int]:
     """Take over every live game whose lease expired (its owner's process died): this process
-    starts an owner from snapshot + log. Two sweepers racing for a game: the lease's conditional
+    starts an owner from snapshot + log; and deal the series games whose players did not all
+    press "Play" in time. Two sweepers racing for a game: the lease's conditional
     UPDATE makes one winner. Returns the games this call started."""
     started = []
+    # A series game whose players have not all pressed "Play" in time is dealt, and its owner
+    # started here: the missing players are absent at the table (docs/online.md "Absent players").
+    at = now()
+    for game_id in await database_sync_to_async(series_games_overdue)(at):
+        dealt = await database_sync_to_async(series_game_deal_overdue)(game_id, at)
+        if dealt and await owner_ensure(game_id, announce=True) is not None:
+            started.append(game_id)
     for game_id in await database_sync_to_async(leases_expired)():
         if game_id in OWNERS and not OWNERS[game_id].stopped:
             continue

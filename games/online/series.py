@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -12,7 +13,15 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.protocol import GameKind
 from games.models import OnlineGame, OnlineSeat
-from games.online.services import client_seed_clean, seat_take, server_seed_commit, table_check
+from games.online.services import (
+    ABSENT_SECONDS_RANGE,
+    absent_seconds_of,
+    client_seed_clean,
+    game_start,
+    seat_take,
+    server_seed_commit,
+    table_check,
+)
 from snapleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 from tournaments.models import Player, Series
 from tournaments.results.selectors import result_target_get
@@ -99,6 +108,48 @@ def _series_game_create(*, user: Any, series: Series) -> OnlineGame:
     for seat in range(len(players)):
         OnlineSeat.objects.create(game=game, number=seat)
     return game
+
+
+def play_deadline(game: OnlineGame) -> datetime:
+    """Until when an open series game waits for its players to press "Play" (the table's absence
+    allowance from the first press): then :func:`series_game_deal_overdue` deals it."""
+    return game.created_at + timedelta(seconds=absent_seconds_of(game))
+
+
+def series_games_overdue(now: datetime) -> list[int]:
+    """Open series games past their :func:`play_deadline` (the lease sweeper asks every round)."""
+    soonest = now - timedelta(seconds=ABSENT_SECONDS_RANGE[0])
+    games = OnlineGame.objects.filter(
+        status=OnlineGame.Status.OPEN, series__isnull=False, created_at__lte=soonest
+    ).order_by("pk")
+    return [game.pk for game in games if play_deadline(game) <= now]
+
+
+def series_game_deal_overdue(game_id: int, now: datetime) -> bool:
+    """Deal an open series game whose players have not all pressed "Play" by its deadline: the
+    missing players are seated without a seed (the deal is still the committed server seed and
+    the seeds given: nobody who pressed can be cheated by it) and are absent at the table, where
+    the owner gives them the allowance once more and then applies the forfeit rule (docs/online.md
+    "Absent players"). A player who arrives meanwhile plays. False when there was nothing to do
+    (dealt meanwhile, or another process did it)."""
+    with transaction.atomic():
+        series_id = OnlineGame.objects.filter(pk=game_id).values_list("series_id", flat=True).first()
+        if series_id is None:
+            return False
+        Series.objects.select_for_update().filter(pk=series_id).first()  # series_game_play's lock
+        game = OnlineGame.objects.select_for_update().get(pk=game_id)
+        if game.status != OnlineGame.Status.OPEN or play_deadline(game) > now:
+            return False
+        users = _users(game.players)
+        for seat in game.seats.filter(user__isnull=True, bot_level=""):
+            seat.user_id = users[seat.number]
+            seat.client_seed = ""
+            seat.save(update_fields=["user", "client_seed"])
+            logger.info(
+                "online game %s: seat %s did not press Play in time, dealt without it", game_id, seat.number
+            )
+        game_start(game_id=game_id)
+    return True
 
 
 def series_result_record(game: OnlineGame, engine_result: Any) -> None:

@@ -313,6 +313,46 @@ def test_both_absent_is_a_double_forfeit(series_game: Any, players: list[Any], c
     assert series.status == Series.Status.DECIDED and series.placings == {}
 
 
+def test_a_series_game_a_player_never_presses_play_for_is_dealt_then_forfeited(
+    make_series: Any, players: list[Any], player_user: Any, make_user: Any, clock: Clock
+) -> None:
+    """Anna presses "Play", Bence never does: once the allowance has passed the sweeper deals the
+    game without his seed, he is absent at the table, and after the allowance again the forfeit
+    rule decides (a no-show forfeits). Before the deadline nothing happens."""
+    bence = make_user("bence")
+    players[1].user = bence
+    players[1].save()
+    series = make_series(players[:2], game=GameKind.SNAPSZER)
+    series.stage.online_play = True
+    series.stage.save()
+    game = series_game_play(user=player_user, series_id=series.pk, client_seed="cd" * 16)
+    assert game.status == OnlineGame.Status.OPEN
+    anna = session(player_user)
+
+    async def scenario() -> None:
+        try:
+            clock.forward(30)
+            assert await sweep_once() == []  # still waiting for Bence
+            clock.forward(31)
+            assert await sweep_once() == [game.pk]
+            assert await sweep_once() == []  # dealt once, owned
+            a = await opened(game.pk, anna)
+            frame = await until(a, lambda f: True)
+            assert not frame["finished"]
+            clock.forward(61)  # Bence is still not at the table
+            end = await until(a, lambda f: f["finished"])
+            assert end["abandoned"] == {"absent": [1]}
+        finally:
+            await owners_stop()
+
+    run(scenario)
+    game.refresh_from_db()
+    seats = {s.number: (s.user_id, s.client_seed) for s in game.seats.all()}
+    assert seats == {0: (player_user.pk, "cd" * 16), 1: (bence.pk, "")}
+    assert game.setup and game.result == {"abandoned": {"absent": [1]}}
+    assert list(Forfeit.objects.filter(series=series).values_list("player_id", flat=True)) == [players[1].pk]
+
+
 def test_the_sweeper_takes_over_a_dead_owners_game_with_no_input(make_user: Any) -> None:
     """Snap against a bot, nobody pressing: the owner dies, its lease expires; the sweeper's owner
     plays on (the timers flip, S36) and Anna's page sees new versions without sending anything."""
