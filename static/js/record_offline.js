@@ -19,7 +19,8 @@
   const user = root.dataset.user;
   const path = window.location.pathname;
   const waitingNode = root.querySelector(".offline-waiting");
-  const statusNode = root.querySelector(".offline-status");
+  const noteNode = root.querySelector(".offline-note");  // offline; saved on this phone
+  const statusNode = root.querySelector(".offline-status");  // sending, sent, trying again
   const problemsNode = root.querySelector(".offline-problems");
   let sending = false;
   let backoff = 0;
@@ -37,6 +38,7 @@
     return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
   }
   function say(text) { statusNode.textContent = text; }
+  function note(text) { noteNode.textContent = text; }
 
   async function mine() {
     return (await OfflineQueue.all()).filter((entry) => entry.user === user);
@@ -130,7 +132,7 @@
     form.elements.client_key.value = newKey();
     moveOn(entry.game + 1, true);
     await show();
-    say(fill(T.saved, {game: entry.game}));
+    note(fill(T.saved, {game: entry.game}));
     // record.js locked the form against a double tap; this submission is kept, the form is free again.
     delete form.dataset.sent;
     const submit = form.querySelector("button.submit");
@@ -223,8 +225,8 @@
     // A page served from the cache carries the key it was rendered with: never reuse it.
     form.elements.client_key.value = newKey();
   }
-  window.addEventListener("online", () => { backoff = 0; root.classList.remove("offline"); say(""); send(); });
-  window.addEventListener("offline", () => { root.classList.add("offline"); say(T.offline); });
+  window.addEventListener("online", () => { backoff = 0; root.classList.remove("offline"); note(""); send(); });
+  window.addEventListener("offline", () => { root.classList.add("offline"); note(T.offline); });
 
   (async () => {
     await OfflineQueue.setUser(user);
@@ -234,9 +236,9 @@
       moveOn(Math.max(...here) + 1, false);
     }
     if (new URLSearchParams(window.location.search).has("kept") && here.length) {
-      say(fill(T.saved, {game: Math.max(...here)}));
+      note(fill(T.saved, {game: Math.max(...here)}));
     } else if (!navigator.onLine) {
-      say(T.offline);
+      note(T.offline);
     }
     if (window.location.search) history.replaceState(null, "", path);
     send();
