@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -84,21 +85,26 @@ def service_worker_source() -> str:
 PLURAL_TABLE_SIZE = 200
 
 
-def _plural(singular: str, plural: str) -> dict[str, Any]:
+def _plural(message: Callable[[int], str]) -> dict[str, Any]:
+    """``message(n)`` for every count, as the distinct forms and which form each count takes."""
     forms: list[str] = []
     index: list[int] = []
     for n in range(PLURAL_TABLE_SIZE):
-        text = ngettext(singular, plural, n)
+        text = message(n)
         if text not in forms:
             forms.append(text)
         index.append(forms.index(text))
     return {"forms": forms, "index": index}
 
 
+def _waiting(n: int) -> str:
+    return ngettext("%(n)s result waiting to be sent", "%(n)s results waiting to be sent", n)
+
+
 def page_texts() -> dict[str, Any]:
     """The record page script's texts, in the request's language (``%(name)s`` filled in by it)."""
     return {
-        "waiting": _plural("%(n)s result waiting to be sent", "%(n)s results waiting to be sent"),
+        "waiting": _plural(_waiting),
         "offline": _("No network: results are kept on this phone and sent when it returns."),
         "saved": _("Game %(game)s saved on this phone. Enter the next one, or wait for the network."),
         "sending": _("Sending…"),
