@@ -72,6 +72,11 @@ def test_results_entered_offline_are_sent_once_when_the_network_returns(
     # (the service worker keeps them);
     page = signed_in_page(browser, server, "referee", device, then=f"/series/{first.pk}/record/")
     context = page.context
+    csp_errors: list[str] = []
+    page.on(
+        "console",
+        lambda message: "Content Security Policy" in message.text and csp_errors.append(message.text),
+    )
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
     for series in (second_duel, third_duel, first):
         page.goto(f"{server}/series/{series.pk}/record/")
@@ -138,6 +143,7 @@ def test_results_entered_offline_are_sent_once_when_the_network_returns(
     # Sending everything again changes nothing (each result kept once).
     assert GameResult.objects.count() == 4
     assert re.search(r"/series/\d+/record/$", page.url)
+    assert csp_errors == []
     context.close()
 
 
@@ -179,4 +185,27 @@ def test_a_form_posted_while_the_wifi_does_not_answer_is_kept_by_the_service_wor
     context.set_offline(False)
     page.wait_for_function("() => document.querySelector('.offline-waiting').hidden", timeout=60_000)
     assert _results(first) == [(1, a.pk, "referee")]
+
+    # The caches hold the form page and the static files, nothing else (no API answer, no other
+    # page); signing out drops the kept pages, so the next person on this phone finds none.
+    page.goto(f"{server}/series/{first.pk}/")
+    kept = page.evaluate(CACHED_URLS)
+    assert any(re.search(rf"/series/{first.pk}/record/$", url) for url in kept)
+    assert all(re.search(r"/series/\d+/record/$|/static/", url) for url in kept), kept
+    page.locator("header form button[type=submit]").click()
+    page.wait_for_load_state()
+    page.wait_for_function(
+        "async () => { for (const name of await caches.keys()) { if (name.startsWith('snapleague-pages-')"
+        " && (await (await caches.open(name)).keys()).length) return false; } return true; }"
+    )
+    assert not [url for url in page.evaluate(CACHED_URLS) if "/record/" in url]
     context.close()
+
+
+CACHED_URLS = """async () => {
+  const urls = [];
+  for (const name of await caches.keys()) {
+    for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+  }
+  return urls;
+}"""
