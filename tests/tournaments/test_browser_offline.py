@@ -15,7 +15,13 @@ from django.contrib.auth import get_user_model
 
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
-from tests.tournaments.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
+from tests.tournaments.test_browser import (  # noqa: F401 (fixtures, and the sessions ended after the module)
+    PHONE,
+    _end_live_server_sessions,
+    browser,
+    server,
+    signed_in_page,
+)
 from tournaments.models import GameKind, GameResult, Player, Series, SeriesFormat
 
 pytestmark = pytest.mark.browser
