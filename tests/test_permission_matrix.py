@@ -202,6 +202,7 @@ MATRIX: list[Row] = [
     r("tournaments:correct",                     "GET",    302, 403, 403, 403, 200, 403),
     r("tournaments:correct",                     "POST",   302, 403, 403, 403, 302, 403),  # game 1, with a reason
     r("tournaments:player",                      "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:record-sw",                   "GET",    200, 200, 200, 200, 200, 200),  # a script, no data
     # --- the API (/api/): a write by someone not signed in is a 403 (session authentication) --------
     r("tournaments_api:club-list",               "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:club-list",               "POST",   403, 201, 201, 201, 201, 201),

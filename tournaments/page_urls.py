@@ -35,4 +35,6 @@ urlpatterns = [
     path("series/<int:series_id>/forfeit/", views.series_forfeit, name="forfeit"),
     path("series/<int:series_id>/games/<int:game_number>/correct/", views.result_correct, name="correct"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
+    # The record form's service worker: at the root, so that its scope covers the form pages.
+    path("record-sw.js", views.record_service_worker, name="record-sw"),
 ]

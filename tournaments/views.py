@@ -19,8 +19,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from snapleague.api_errors import error_body
 from snapleague.errors import ApplicationError
-from tournaments import exports, player_import, selectors, services, stages, table_sheets
+from tournaments import exports, player_import, record_offline, selectors, services, stages, table_sheets
 from tournaments.access import user_is_organiser
 from tournaments.forms import (
     ClubCreateForm,
@@ -34,6 +35,7 @@ from tournaments.forms import (
 )
 from tournaments.results import services as result_services
 from tournaments.results.selectors import result_target_get
+from tournaments.templatetags.league import result_summary
 
 LIVE_POLL_SECONDS = 2
 
@@ -507,18 +509,68 @@ def _result_page(
             "line": line,
             "correcting": line is not None,
             "later_games": later_games,
+            "offline_text": record_offline.page_texts() if line is None else None,
         },
         status=status,
     )
 
 
+def _wants_json(request: HttpRequest) -> bool:
+    """The record form's offline queue (``static/js/record_offline.js``) sends what it kept with
+    ``Accept: application/json``: it is answered in JSON, a browser's own submission in HTML."""
+    return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
+
+
+def _held_summary(request: HttpRequest, series_id: int, game_number: int) -> tuple[str, str]:
+    """What the server holds for game ``game_number`` now, and who recorded it ("", "" if nothing)."""
+    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    line = next((g for g in page.games if g.game.number == game_number), None)
+    if line is None or line.current is None:
+        return "", ""
+    current = line.current
+    held = str(_("Voided")) if current.void else result_summary(current.value, page.names)
+    who = current.recorded_by.username if current.recorded_by is not None else str(_("online game"))
+    return held, who
+
+
+def _record_json(
+    request: HttpRequest, page: Any, form: ResultForm, error: ApplicationError | None = None
+) -> JsonResponse:
+    """The offline queue's answer: what happened to one kept submission, worded for the referee.
+
+    A refusal carries, besides the API's ``code``/``message``/``fields``/``extra``, which game it
+    was for, what the server holds for that game now (``held``, ``held_by``) and what the referee
+    entered (``entered``), so that the page can show the conflict side by side."""
+    game = form.cleaned_data.get("game") if hasattr(form, "cleaned_data") else None
+    value = form.cleaned_data.get("result") if hasattr(form, "cleaned_data") else None
+    body: dict[str, Any] = {
+        "series": page.series.pk,
+        "series_label": str(page.series),
+        "game": game,
+        "entered": result_summary(value, page.names) if value is not None else "",
+    }
+    if error is None:
+        fields = {name: [str(m) for m in errors] for name, errors in form.errors.items()}
+        message = " ".join(m for errors in fields.values() for m in errors)
+        body |= error_body("invalid", message or str(_("The result could not be read.")), fields)
+        return JsonResponse(body, status=400)
+    fields = {name: [str(m) for m in messages_] for name, messages_ in error.fields.items()}
+    body |= error_body(error.code, str(error.message), fields, error.extra)
+    body["held"], body["held_by"] = _held_summary(request, page.series.pk, game) if game else ("", "")
+    return JsonResponse(body, status=error.status)
+
+
 def _record(request: HttpRequest, page: Any, form: ResultForm, line: Any = None) -> HttpResponse:
-    """The form's value -> ``result_record`` -> back to the series, or the form with its errors."""
+    """The form's value -> ``result_record`` -> back to the series, or the form with its errors
+    (in JSON for the offline queue, see ``_record_json``)."""
+    as_json = line is None and _wants_json(request)
     if not form.is_valid():
+        if as_json:
+            return _record_json(request, page, form)
         return _result_page(request, page, form, status=400, line=line)
     data = form.cleaned_data
     try:
-        _result, created = result_services.result_record(
+        recorded, created = result_services.result_record(
             source=result_services.UserSource(request.user),
             series_id=page.series.pk,
             game_number=data["game"],
@@ -531,8 +583,23 @@ def _record(request: HttpRequest, page: Any, form: ResultForm, line: Any = None)
     except ApplicationError as exc:
         if exc.status in (403, 404):
             raise
+        if as_json:
+            return _record_json(request, page, form, exc)
         form.add_service_error(exc)
         return _result_page(request, page, form, status=exc.status, line=line)
+    if as_json:
+        # A replay (the same client key again) answers the result recorded the first time.
+        return JsonResponse(
+            {
+                "status": "recorded" if created else "replayed",
+                "series": page.series.pk,
+                "series_label": str(page.series),
+                "game": recorded.game.number,
+                "version": recorded.version,
+                "result": result_summary(recorded.value, page.names),
+            },
+            status=201 if created else 200,
+        )
     if line is not None:
         messages.success(request, _("Game %(n)s corrected.") % {"n": data["game"]})
     elif created:
@@ -556,6 +623,19 @@ def result_record(request: HttpRequest, series_id: int) -> HttpResponse:
     if request.method == "GET":
         return _result_page(request, page, form)
     return _record(request, page, form)
+
+
+@require_GET
+def record_service_worker(request: HttpRequest) -> HttpResponse:
+    """The record form's service worker (``tournaments/record_offline.py``). Served from the site's
+    root so that its scope covers the form pages (and the log-in and log-out forms it watches);
+    never cached by the browser's HTTP cache, so that a new version is found at once."""
+    response = HttpResponse(
+        record_offline.service_worker_source(), content_type="text/javascript; charset=utf-8"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
 
 
 @login_required
