@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import views
+from tournaments.webhooks import views as webhook_views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -35,4 +36,14 @@ urlpatterns = [
     path("series/<int:series_id>/forfeit/", views.series_forfeit, name="forfeit"),
     path("series/<int:series_id>/games/<int:game_number>/correct/", views.result_correct, name="correct"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
+    path("clubs/<slug:slug>/webhooks/", webhook_views.webhooks, name="webhooks"),
+    path("webhooks/<int:endpoint_id>/", webhook_views.webhook, name="webhook"),
+    path("webhooks/<int:endpoint_id>/secret/", webhook_views.webhook_secret, name="webhook-secret"),
+    path("webhooks/<int:endpoint_id>/test/", webhook_views.webhook_test, name="webhook-test"),
+    path("webhooks/<int:endpoint_id>/delete/", webhook_views.webhook_delete, name="webhook-delete"),
+    path(
+        "webhook-deliveries/<int:delivery_id>/redeliver/",
+        webhook_views.webhook_redeliver,
+        name="webhook-redeliver",
+    ),
 ]

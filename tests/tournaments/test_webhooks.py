@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from tests.conftest import play_open_series, record_result, snapszer_win
-from tests.tournaments.webhook_receiver import Receiver, receiver  # noqa: F401
+from tests.tournaments.webhook_receiver import Receiver
 from tournaments.models import Club, Player, Series, Tournament
 from tournaments.stages import stage_advance, stage_create, stage_round_publish
 from tournaments.tasks import webhook_deliveries_reconcile_task, webhook_delivery_send_task
@@ -297,7 +297,7 @@ def test_a_signed_event_reaches_a_local_receiver_through_the_task(  # noqa: PLR0
     organiser: Any,
     referee: Any,
     local_network: Any,
-    receiver: Receiver,  # noqa: F811
+    receiver: Receiver,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     endpoint = _endpoint(club, organiser, receiver.url, ["result.confirmed"])
@@ -336,7 +336,7 @@ def test_an_endpoint_that_fails_is_retried_with_backoff_then_marked_failed(
     club: Club,
     organiser: Any,
     local_network: Any,
-    receiver: Receiver,  # noqa: F811
+    receiver: Receiver,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     receiver.answers = [(500, 0.0)]
@@ -387,7 +387,7 @@ def test_the_task_asks_celery_to_retry_after_the_recorded_wait(
     club: Club,
     organiser: Any,
     local_network: Any,
-    receiver: Receiver,  # noqa: F811
+    receiver: Receiver,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     receiver.answers = [(503, 0.0)]
@@ -414,7 +414,7 @@ def test_an_endpoint_that_does_not_answer_is_a_logged_retry(  # noqa: PLR0917
     club: Club,
     organiser: Any,
     local_network: Any,
-    receiver: Receiver,  # noqa: F811
+    receiver: Receiver,
     trouble: str,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
@@ -439,7 +439,7 @@ def test_two_senders_at_once_post_once(
     club: Club,
     organiser: Any,
     local_network: Any,
-    receiver: Receiver,  # noqa: F811
+    receiver: Receiver,
 ) -> None:
     endpoint = _endpoint(club, organiser, receiver.url)
     delivery = webhook_endpoint_test(user=organiser, endpoint_id=endpoint.pk)
@@ -460,7 +460,7 @@ def test_beat_sends_the_deliveries_whose_message_was_lost(
     organiser: Any,
     local_network: Any,
     receiver: Receiver,
-    settings: Any,  # noqa: F811
+    settings: Any,
 ) -> None:
     settings.WEBHOOK_RECONCILE_SECONDS = 60
     endpoint = _endpoint(club, organiser, receiver.url)
@@ -477,7 +477,7 @@ def test_a_switched_off_endpoint_gets_nothing(
     club: Club,
     organiser: Any,
     local_network: Any,
-    receiver: Receiver,  # noqa: F811
+    receiver: Receiver,
 ) -> None:
     endpoint = _endpoint(club, organiser, receiver.url)
     delivery = WebhookDelivery.objects.create(
@@ -487,3 +487,64 @@ def test_a_switched_off_endpoint_gets_nothing(
     assert webhook_delivery_attempt(delivery_id=delivery.pk).status == "failed"
     assert receiver.received == []
     assert WebhookAttempt.objects.get(delivery=delivery).failure == "inactive"
+
+
+# --- Pages and API ------------------------------------------------------------------------------------------
+
+
+def test_the_pages_register_an_endpoint_show_the_secret_once_and_refuse_bad_input(
+    club: Club, organiser: Any, client: Any, production_network: Any
+) -> None:
+    client.force_login(organiser)
+    bad = client.post(f"/clubs/{club.slug}/webhooks/", {"url": "https://10.0.0.1/x", "events": ["nope"]})
+    assert bad.status_code == 400 and not WebhookEndpoint.objects.exists()
+    assert (
+        "private or local network" in bad.content.decode()
+        or "not one of the available" in bad.content.decode()
+    )
+    bad = client.post(f"/clubs/{club.slug}/webhooks/", {"url": "http://[::1", "events": ["round.published"]})
+    assert bad.status_code == 400 and "Enter a full URL" in bad.content.decode()
+    made = client.post(
+        f"/clubs/{club.slug}/webhooks/",
+        {"url": "https://hooks.example.com/in", "events": ["round.published"]},
+    )
+    endpoint = WebhookEndpoint.objects.get()
+    assert made.status_code == 200 and endpoint.secret in made.content.decode()
+    again = client.get(f"/webhooks/{endpoint.pk}/")
+    assert again.status_code == 200 and endpoint.secret not in again.content.decode()
+    assert "Delivery log" in again.content.decode()
+
+
+def test_the_api_registers_tests_and_lists_deliveries(  # noqa: PLR0917
+    club: Club,
+    organiser: Any,
+    client: Any,
+    local_network: Any,
+    receiver: Receiver,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    client.force_login(organiser)
+    made = client.post(
+        f"/api/clubs/{club.pk}/webhooks/",
+        {"url": receiver.url, "events": ["result.confirmed"]},
+        content_type="application/json",
+    )
+    assert made.status_code == 201, made.json()
+    body = made.json()
+    assert body["secret"].startswith("whsec_")
+    shown = client.get(f"/api/webhooks/{body['id']}/").json()
+    assert "secret" not in shown and shown["events"] == ["result.confirmed"]
+    bad = client.patch(f"/api/webhooks/{body['id']}/", {"url": "nonsense"}, content_type="application/json")
+    assert bad.status_code == 400 and set(bad.json()["fields"]) == {"url"}
+    with django_capture_on_commit_callbacks(execute=True):
+        tested = client.post(f"/api/webhooks/{body['id']}/test/")
+    assert tested.status_code == 201 and tested.json()["event"] == "ping"
+    log = client.get(f"/api/webhooks/{body['id']}/deliveries/").json()
+    assert log[0]["status"] == "delivered" and log[0]["attempt_log"][0]["status_code"] == 200
+    assert log[0]["payload"]["type"] == "ping"
+    (got,) = receiver.wait_for(1)
+    _t, sent, expected = _recompute(body["secret"], got.headers["Snapleague-Signature"], got.body)
+    assert sent == expected
+    with django_capture_on_commit_callbacks(execute=True):
+        again = client.post(f"/api/webhook-deliveries/{log[0]['id']}/redeliver/")
+    assert again.status_code == 202 and len(receiver.wait_for(2)) == 2
