@@ -11,7 +11,13 @@ import pytest
 
 from snapleague.chromium import CHROMIUM
 from tests.conftest import record_result, snapszer_win
-from tests.tournaments.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
+from tests.tournaments.test_browser import (  # noqa: F401
+    PHONE,
+    _end_live_server_sessions,  # ends the live server's pooled PostgreSQL sessions after the module
+    browser,
+    server,
+    signed_in_page,
+)
 from tests.tournaments.webhook_receiver import Receiver
 from tournaments.models import Club, GameKind, Player
 from tournaments.webhooks import signing
