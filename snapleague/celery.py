@@ -39,3 +39,9 @@ def _schedule_periodic_tasks(sender: Celery, **_kwargs: object) -> None:
         sender.signature("tournaments.tasks.standings_reconcile_task"),
         name="standings reconcile",
     )
+    # Sends the webhook deliveries whose Celery message was lost (docs/webhooks.md).
+    sender.add_periodic_task(
+        settings.WEBHOOK_RECONCILE_SECONDS,
+        sender.signature("tournaments.tasks.webhook_deliveries_reconcile_task"),
+        name="webhook deliveries reconcile",
+    )

@@ -313,6 +313,21 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 STANDINGS_RECONCILE_SECONDS = float(os.environ.get("STANDINGS_RECONCILE_SECONDS", "30"))
 
+# --- Outbound webhooks (docs/webhooks.md) --------------------------------------------------------
+# Seconds to connect and to read the answer of one POST.
+WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "10"))
+# Attempts before a delivery is marked failed; the waits between them double from the base (with
+# jitter) up to the cap: 30 s, 1, 2, 4, 8, 16, 32 min by default (about an hour in all).
+WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "8"))
+WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "30"))
+WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("WEBHOOK_RETRY_MAX_SECONDS", "3600"))
+# Beat looks for deliveries whose Celery message was lost this often (and this late).
+WEBHOOK_RECONCILE_SECONDS = float(os.environ.get("WEBHOOK_RECONCILE_SECONDS", "60"))
+# Off in production: URLs must be https and every address their host resolves to public (no
+# loopback, private, link-local or reserved address: no requests into the server's own network).
+# On (the default with DEBUG, and in tests that run a local receiver): http and local addresses too.
+WEBHOOK_ALLOW_PRIVATE_NETWORKS = get_bool_from_env("WEBHOOK_ALLOW_PRIVATE_NETWORKS", DEBUG)
+
 # --- Channels -----------------------------------------------------------------------------------
 # "default": across processes when CHANNEL_LAYER_URL names a Redis, in memory otherwise (online play).
 # "live": live pages. Each web process's version watcher reads the database and tells that process's

@@ -55,6 +55,8 @@ from tests.games.online.finished_games import play_snapszer
 from tournaments import stages
 from tournaments.models import Club, Player, Series, Stage, Tournament
 from tournaments.services import organiser_invitation_create, tournament_players_add
+from tournaments.webhooks.models import WebhookDelivery
+from tournaments.webhooks.services import webhook_endpoint_create
 
 ROLES = ("anon", "player", "referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
@@ -203,6 +205,15 @@ MATRIX: list[Row] = [
     r("tournaments:correct",                     "POST",   302, 403, 403, 403, 302, 403),  # game 1, with a reason
     r("tournaments:player",                      "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:record-sw",                   "GET",    200, 200, 200, 200, 200, 200),  # a script, no data
+    # --- webhooks (the club's organisers only) ------------------------------------------------------
+    r("tournaments:webhooks",                    "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:webhooks",                    "POST",   302, 403, 403, 403, 200, 403),  # the new endpoint's page, with its secret
+    r("tournaments:webhook",                     "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:webhook",                     "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:webhook-secret",              "POST",   302, 403, 403, 403, 200, 403),  # the page, with the new secret
+    r("tournaments:webhook-test",                "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:webhook-delete",              "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:webhook-redeliver",           "POST",   302, 403, 403, 403, 302, 403),
     # --- the API (/api/): a write by someone not signed in is a 403 (session authentication) --------
     r("tournaments_api:club-list",               "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:club-list",               "POST",   403, 201, 201, 201, 201, 201),
@@ -245,6 +256,15 @@ MATRIX: list[Row] = [
     r("tournaments_api:series-forfeit",          "POST",   403, 403, 403, 403, 201, 403, on="fresh"),
     r("tournaments_api:game-list",               "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:result-list",             "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:webhook-list",            "GET",    403, 403, 403, 403, 200, 403),
+    r("tournaments_api:webhook-list",            "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:webhook-detail",          "GET",    403, 403, 403, 403, 200, 403),
+    r("tournaments_api:webhook-detail",          "PATCH",  403, 403, 403, 403, 200, 403),
+    r("tournaments_api:webhook-detail",          "DELETE", 403, 403, 403, 403, 204, 403),
+    r("tournaments_api:webhook-secret",          "POST",   403, 403, 403, 403, 200, 403),
+    r("tournaments_api:webhook-test",            "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:webhook-deliveries",      "GET",    403, 403, 403, 403, 200, 403),
+    r("tournaments_api:webhook-redeliver",       "POST",   403, 403, 403, 403, 202, 403),
     r("schema",                                  "GET",    200, 200, 200, 200, 200, 200),
     r("api-docs",                                "GET",    200, 200, 200, 200, 200, 200),
     r("api-redoc",                               "GET",    200, 200, 200, 200, 200, 200),
@@ -417,6 +437,12 @@ def _build() -> World:
     play_snapszer(series_game)
 
     _invitation, invitation_token = organiser_invitation_create(user=users["organiser_here"], club=club)
+    endpoint, _secret = webhook_endpoint_create(
+        user=organiser, club=club, url="https://hooks.example.com/matrix", events=["result.confirmed"]
+    )
+    delivered = WebhookDelivery.objects.create(
+        endpoint=endpoint, event="ping", body="{}", status=WebhookDelivery.Status.DELIVERED
+    )
 
     base = {
         "slug": club.slug,
@@ -429,6 +455,8 @@ def _build() -> World:
         "player_id": anna.pk,
         "game_id": casual.pk,
         "token": casual.invite_token,
+        "endpoint_id": endpoint.pk,
+        "delivery_id": delivered.pk,
     }
     targets = {
         "running": base,
@@ -478,6 +506,20 @@ def _build() -> World:
             "pot_carried": 0,
         },
         ("tournaments:forfeit", "fresh"): {"players": [fresh_away], "reason": "did not come"},
+        ("tournaments:webhooks", "running"): {
+            "url": "https://hooks.example.com/new",
+            "events": ["round.published"],
+        },
+        ("tournaments:webhook", "running"): {
+            "url": "https://hooks.example.com/moved",
+            "events": ["round.published", "tournament.finished"],
+            "active": "on",
+        },
+        ("tournaments_api:webhook-list", "running"): {
+            "url": "https://hooks.example.com/new",
+            "events": ["round.published"],
+        },
+        ("tournaments_api:webhook-detail", "running"): {"active": False},
         ("tournaments:correct", "running"): {
             "game": 1,
             "expected_version": 1,

@@ -548,3 +548,12 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M:%S} {self.action} by {self.user or self.username or '—'}"
+
+
+# Outbound webhooks live beside their services (tournaments/webhooks/); this is the app's models module.
+from tournaments.webhooks.models import (  # noqa: E402, F401
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import views
+from tournaments.webhooks import views as webhook_views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -37,4 +38,14 @@ urlpatterns = [
     path("players/<int:player_id>/", views.player_detail, name="player"),
     # The record form's service worker: at the root, so that its scope covers the form pages.
     path("record-sw.js", views.record_service_worker, name="record-sw"),
+    path("clubs/<slug:slug>/webhooks/", webhook_views.webhooks, name="webhooks"),
+    path("webhooks/<int:endpoint_id>/", webhook_views.webhook, name="webhook"),
+    path("webhooks/<int:endpoint_id>/secret/", webhook_views.webhook_secret, name="webhook-secret"),
+    path("webhooks/<int:endpoint_id>/test/", webhook_views.webhook_test, name="webhook-test"),
+    path("webhooks/<int:endpoint_id>/delete/", webhook_views.webhook_delete, name="webhook-delete"),
+    path(
+        "webhook-deliveries/<int:delivery_id>/redeliver/",
+        webhook_views.webhook_redeliver,
+        name="webhook-redeliver",
+    ),
 ]

@@ -71,6 +71,12 @@ from tournaments.problems import TournamentInputError
 from tournaments.selectors import series_by_id, stage_by_id
 from tournaments.series import seed_commitment
 from tournaments.tournament_messages import tournament_error_message
+from tournaments.webhooks.events import (
+    round_published_data,
+    tournament_finished_data,
+    webhook_event_emit,
+)
+from tournaments.webhooks.models import WebhookEvent
 
 logger = logging.getLogger(__name__)
 
@@ -381,13 +387,18 @@ def _publish(
         rounds=[r.number for r in due],
         series_count=sum(len(r.series) for r in due),  # not `series`: that is the entry's series (an id)
     )
+    round_ids = [r.pk for r in created]
+    webhook_event_emit(
+        WebhookEvent.ROUND_PUBLISHED, club_id=tournament.club_id, data=lambda: round_published_data(round_ids)
+    )
     update = ["status"]
     if not stage.entrants:
         stage.entrants = list(state.entrants)
         update.append("entrants")
     stage.status = Stage.Status.RUNNING
     stage.save(update_fields=update)
-    if tournament.status == Tournament.Status.DRAFT:
+    if tournament.status != Tournament.Status.RUNNING:
+        # A draft starts; a finished tournament given another stage runs again.
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
     stage_id = stage.pk
@@ -494,7 +505,25 @@ def stage_advance(*, stage_id: int) -> Advance:
         if finished:
             stage.status = Stage.Status.FINISHED
             stage.save(update_fields=["status"])
+            _tournament_finish_if_done(stage.tournament)
         return Advance(published=published, finished=finished, flagged=flagged, due_for_review=bool(due))
+
+
+def _tournament_finish_if_done(tournament: Tournament) -> None:
+    """The tournament is finished when its last stage is: every stage it has is (a stage still
+    being set up keeps it running). Tells the club's webhooks, in the stage's transaction."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return
+    if tournament.stages.exclude(status=Stage.Status.FINISHED).exists():
+        return
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    tournament_id = tournament.pk
+    webhook_event_emit(
+        WebhookEvent.TOURNAMENT_FINISHED,
+        club_id=tournament.club_id,
+        data=lambda: tournament_finished_data(tournament_id),
+    )
 
 
 def _walkovers_store(stage: Stage, state: StageState) -> bool:

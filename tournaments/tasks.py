@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
 from tournaments.selectors import stages_with_stale_standings
 from tournaments.services import stage_standings_recompute
 from tournaments.stages import stage_advance, stages_due
+from tournaments.webhooks.services import webhook_deliveries_reconcile, webhook_delivery_attempt
 
 
 @shared_task(name="tournaments.tasks.stage_standings_recompute_task")
@@ -37,3 +40,23 @@ def standings_reconcile_task() -> list[int]:
     for stage_id in stages_due():
         stage_advance_task.delay(stage_id)
     return stale
+
+
+@shared_task(bind=True, name="tournaments.tasks.webhook_delivery_send_task", max_retries=None)
+def webhook_delivery_send_task(self: Any, delivery_id: int) -> str:
+    """Post a webhook delivery once; when it failed and may be tried again, Celery's retry runs
+    this again after the backoff the attempt recorded. Safe twice: the service claims the delivery
+    first and never posts one that is delivered, failed, not due yet or held by another run.
+
+    Run eagerly (tests, CELERY_TASK_ALWAYS_EAGER) a retry would run at once, inside the request:
+    then the retry is left to beat's reconciler, which sends the delivery when it is due."""
+    outcome = webhook_delivery_attempt(delivery_id=delivery_id)
+    if outcome.retry_in is not None and not self.request.is_eager:
+        raise self.retry(countdown=outcome.retry_in)
+    return outcome.status
+
+
+@shared_task(name="tournaments.tasks.webhook_deliveries_reconcile_task")
+def webhook_deliveries_reconcile_task() -> list[int]:
+    """Beat: send the webhook deliveries whose message was lost (overdue, held by nobody)."""
+    return webhook_deliveries_reconcile()

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import api
+from tournaments.webhooks import api as webhooks_api
 
 app_name = "tournaments_api"
 urlpatterns = [
@@ -38,4 +39,26 @@ urlpatterns = [
     path("series/<int:series_id>/forfeit/", api.SeriesForfeitApi.as_view(), name="series-forfeit"),
     path("games/", api.GameListApi.as_view(), name="game-list"),
     path("results/", api.ResultListApi.as_view(), name="result-list"),
+    path("clubs/<int:club_id>/webhooks/", webhooks_api.WebhookEndpointListApi.as_view(), name="webhook-list"),
+    path(
+        "webhooks/<int:endpoint_id>/", webhooks_api.WebhookEndpointDetailApi.as_view(), name="webhook-detail"
+    ),
+    path(
+        "webhooks/<int:endpoint_id>/secret/",
+        webhooks_api.WebhookEndpointSecretApi.as_view(),
+        name="webhook-secret",
+    ),
+    path(
+        "webhooks/<int:endpoint_id>/test/", webhooks_api.WebhookEndpointTestApi.as_view(), name="webhook-test"
+    ),
+    path(
+        "webhooks/<int:endpoint_id>/deliveries/",
+        webhooks_api.WebhookDeliveryListApi.as_view(),
+        name="webhook-deliveries",
+    ),
+    path(
+        "webhook-deliveries/<int:delivery_id>/redeliver/",
+        webhooks_api.WebhookDeliveryRedeliverApi.as_view(),
+        name="webhook-redeliver",
+    ),
 ]

@@ -28,6 +28,8 @@ from tournaments.results.selectors import GameDue, SeriesResults, game_due, seri
 from tournaments.results.values import PlayedResult, VoidResult
 from tournaments.selectors import series_by_id, stage_by_id
 from tournaments.tournament_messages import GAME_VOID_CONFLICT, void_later_games_messages
+from tournaments.webhooks.events import result_confirmed_data, webhook_event_emit
+from tournaments.webhooks.models import WebhookEvent
 
 # --- Sources ------------------------------------------------------------------------------------
 
@@ -302,6 +304,12 @@ def do_result_record(plan: ResultPlan) -> GameResult:
         )
     _series_store(plan.series, plan.after)
     Stage.objects.filter(pk=plan.stage_id).update(results_version=plan.results_version + 1)
+    # The outbox: a delivery for each endpoint that wants it, in this transaction (docs/webhooks.md).
+    webhook_event_emit(
+        WebhookEvent.RESULT_CONFIRMED,
+        club_id=plan.series.stage.tournament.club_id,
+        data=lambda: result_confirmed_data(record.pk),
+    )
     stage_id = plan.stage_id
     transaction.on_commit(lambda: _enqueue_standings(stage_id))
     return record
