@@ -71,12 +71,8 @@ PREFIX = "onload-"
 # The longest absence a table allows: a run's games left unfinished when it ends wait for their
 # players instead of being played on by stand-in bots in the server (a later run would measure them).
 ABSENT_SECONDS = 3600
-SNAPSZER_OPTIONS: dict[str, Any] = {"profile": "snapszer", "absent_seconds": ABSENT_SECONDS}
-SNAP_OPTIONS: dict[str, Any] = {  # the lobby's "2 minutes"
-    "profile": "classic",
-    "max_game_seconds": 120,
-    "absent_seconds": ABSENT_SECONDS,
-}
+SNAPSZER_OPTIONS: dict[str, Any] = {"profile": "snapszer"}
+SNAP_OPTIONS: dict[str, Any] = {"profile": "classic", "max_game_seconds": 120}  # the lobby's "2 minutes"
 SNAP_SEATS = 4
 SNAP_LEVEL = "club"
 THINK_SECONDS = (0.7, 2.0)  # Snapszer: a person's think time before each action
@@ -181,7 +177,9 @@ def tables_create(kind: str, count: int, usernames: list[str], start: int = 0) -
     ids = []
     for i in range(count):
         seated = [users[usernames[(start + i * seats + j) % len(usernames)]] for j in range(seats)]
-        game = table_create(user=seated[0], kind=kind, options=options, seats=seats)
+        game = table_create(
+            user=seated[0], kind=kind, options=options, seats=seats, absent_seconds=ABSENT_SECONDS
+        )
         for user in seated[1:]:
             seat_join(user=user, token=game.invite_token)
         ids.append(game.pk)
@@ -191,6 +189,7 @@ def tables_create(kind: str, count: int, usernames: list[str], start: int = 0) -
 def tables_fresh(kind: str) -> list[Table]:
     """The benchmark's started tables of ``kind`` nobody has played yet (version 0), oldest first."""
     from games.models import OnlineGame
+    from games.online.services import TABLE_OPTIONS
 
     games = (
         OnlineGame.objects.filter(
@@ -203,7 +202,7 @@ def tables_fresh(kind: str) -> list[Table]:
         Table(
             g.pk,
             kind,
-            dict(g.options),
+            {k: v for k, v in g.options.items() if k not in TABLE_OPTIONS},  # the engine's only
             tuple(s.user.username for s in sorted(g.seats.all(), key=lambda s: s.number)),
         )
         for g in games

@@ -352,21 +352,14 @@ LIVE_CHANNEL_LAYER = "live"
 CHANNEL_LAYERS = {
     "default": (
         {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 times a read out after 5 s by default, exactly channels_redis' blocking
-            # BZPOPMIN wait (``brpop_timeout`` 5 s): a channel idle for 5 s then raised
-            # "Timeout reading from …" in a socket's consumer or a game owner's reader, which died
-            # (seen: a Snapszer player waiting 5 s on a move). Reads wait longer than the BZPOPMIN.
-            "CONFIG": {
-                "hosts": [
-                    {
-                        "address": CHANNEL_LAYER_URL,
-                        "max_connections": CHANNEL_LAYER_MAX_CONNECTIONS,
-                        "socket_timeout": 15,
-                    }
-                ],
-                "capacity": CHANNEL_LAYER_CAPACITY,
-            },
+            # Redis publish/subscribe: a group send is one PUBLISH, and every socket and game owner
+            # of a process reads one subscription connection (the list-based layer made several
+            # round trips per send and polled a list per process: online load benchmark,
+            # docs/benchmarks.md "Online play"). Nothing is stored: a message for a channel nobody
+            # reads is dropped, as a full list dropped it; the owner's log is the truth, and a
+            # page that misses a frame resyncs from its version.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": 15}]},
         }
         if CHANNEL_LAYER_URL
         else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
