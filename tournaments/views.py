@@ -28,12 +28,14 @@ from tournaments.forms import (
     PlayersAddForm,
     RefereeAddForm,
     ResultForm,
+    SessionCreateForm,
     StageCreateForm,
     TournamentCreateForm,
     WithdrawForm,
 )
 from tournaments.results import services as result_services
 from tournaments.results.selectors import result_target_get
+from tournaments.sessions import selectors as session_selectors
 
 LIVE_POLL_SECONDS = 2
 
@@ -167,8 +169,10 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "players_form": PlayersAddForm(addable=page.addable_players),
             "stage_form": StageCreateForm(game=page.tournament.game, tournament=page.tournament),
             "referee_form": RefereeAddForm(),
+            "session_form": SessionCreateForm(),
         }
-    return render(request, "tournaments/tournament.html", {"page": page, **forms})
+    sessions = session_selectors.tournament_sessions_list(tournament=page.tournament)
+    return render(request, "tournaments/tournament.html", {"page": page, "sessions": sessions, **forms})
 
 
 @require_GET
@@ -291,7 +295,12 @@ def tournament_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_GET
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     page = selectors.player_page_get(user=request.user, player_id=player_id)
-    return render(request, "tournaments/player.html", {"page": page})
+    context = {
+        "page": page,
+        "next_table": session_selectors.next_table_get(user=request.user, players=[page.player]),
+        "mine": request.user.is_authenticated and page.player.user_id == request.user.pk,
+    }
+    return render(request, "tournaments/player.html", context)
 
 
 # --- Organisers ---------------------------------------------------------------------------------
@@ -322,6 +331,8 @@ def _tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: A
         "players_form": PlayersAddForm(addable=page.addable_players),
         "stage_form": StageCreateForm(game=page.tournament.game, tournament=page.tournament),
         "referee_form": RefereeAddForm(),
+        "session_form": SessionCreateForm(),
+        "sessions": session_selectors.tournament_sessions_list(tournament=page.tournament),
         **forms,
     }
     return render(request, "tournaments/tournament.html", context, status=400)
