@@ -363,3 +363,60 @@ def test_tonight_page_and_version(league: Any, organiser: Account, player_user: 
     assert moved.json()["version"] != version and moved["HX-Trigger"] == "tonight-changed"
     home = client.get(reverse("home")).content.decode()
     assert 'id="next-table"' in home and "Your next table" in home
+
+
+# --- API ----------------------------------------------------------------------------------------
+
+
+def test_api_sessions_checkins_and_close(league: Any, organiser: Account, player_user: Account) -> None:
+    tournament, four = league
+    client = _client(organiser)
+    url = reverse("tournaments_api:tournament-sessions", args=[tournament.pk])
+    past = client.post(
+        url,
+        {"name": "Old", "starts_at": (timezone.now() - timedelta(hours=1)).isoformat()},
+        content_type="application/json",
+    )
+    assert past.status_code == 400
+    assert past.json()["code"] == "session_in_past" and "starts_at" in past.json()["fields"]
+    made = client.post(
+        url, {"name": "Friday", "starts_at": _soon().isoformat()}, content_type="application/json"
+    )
+    assert made.status_code == 201
+    session_id = made.json()["id"]
+    first = Round.objects.get(stage__tournament=tournament, number=1)
+    scheduled = client.post(
+        reverse("tournaments_api:session-rounds", args=[session_id]),
+        {"round": first.pk},
+        content_type="application/json",
+    )
+    assert scheduled.status_code == 200 and scheduled.json()["session"] == session_id
+    detail = client.get(reverse("tournaments_api:session-detail", args=[session_id])).json()
+    assert [r["id"] for r in detail["rounds"]] == [first.pk] and detail["check_in"] == "open"
+    checkins = reverse("tournaments_api:session-checkins", args=[session_id])
+    anna = _client(player_user)
+    mine = anna.post(checkins, {"player": four[0].pk}, content_type="application/json")
+    assert mine.status_code == 201 and mine.json()["created"] is True
+    twice = anna.post(checkins, {"player": four[0].pk}, content_type="application/json")
+    assert (
+        twice.status_code == 200
+        and twice.json()["created"] is False
+        and twice.json()["id"] == mine.json()["id"]
+    )
+    other = anna.post(checkins, {"player": four[1].pk}, content_type="application/json")
+    assert other.status_code == 403
+    bad = client.post(checkins, {"player": "x"}, content_type="application/json")
+    assert bad.status_code == 400 and "player" in bad.json()["fields"]
+    assert [c["player"] for c in client.get(checkins).json()] == [four[0].pk]
+    closed = client.post(reverse("tournaments_api:session-close", args=[session_id]))
+    assert closed.status_code == 200
+    assert len(closed.json()["forfeited"]) == 2  # Anna's opponent away; the other table both away
+    again = client.post(reverse("tournaments_api:session-close", args=[session_id]))
+    assert again.status_code == 409 and again.json()["code"] == "check_in_closed"
+    late = client.post(checkins, {"player": four[2].pk}, content_type="application/json")
+    assert late.status_code == 409
+
+
+def test_api_unknown_session_is_404(organiser: Account, db: Any) -> None:
+    response = _client(organiser).get(reverse("tournaments_api:session-detail", args=[999999]))
+    assert response.status_code == 404 and response.json()["code"] == "session_not_found"

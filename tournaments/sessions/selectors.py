@@ -9,9 +9,9 @@ from datetime import datetime
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from snapleague.errors import NotFound
+from snapleague.errors import NotFound, PermissionDenied
 from snapleague.users import AnyUser, signed_in
-from tournaments.access import require_organiser, require_recorder
+from tournaments.access import require_organiser, require_recorder, user_can_record
 from tournaments.models import CheckIn, Entry, Player, Round, Series, Session, Station, Tournament
 from tournaments.selectors import Roles, roles_get, series_scores, tournaments_visible
 from tournaments.sessions import planning
@@ -48,6 +48,21 @@ def session_manage_get(*, user: AnyUser, session_id: int) -> Session:
     session = session_get(user=user, session_id=session_id)
     require_organiser(user, session.tournament.club)
     return session
+
+
+def session_check_in_get(*, user: AnyUser, session_id: int) -> Session:
+    """A session ``user`` may check someone in for: its desk (organisers and referees) or a player
+    of its tournament on their own account. Decided before the body is read (who, not whom).
+    Raises NotFound, PermissionDenied."""
+    session = session_get(user=user, session_id=session_id)
+    if user_can_record(user, session.tournament):
+        return session
+    if signed_in(user) and Entry.objects.filter(tournament=session.tournament, player__user=user).exists():
+        return session
+    raise PermissionDenied(
+        code="not_allowed",
+        message=_("Only the player, or the organisers and referees at the desk, may check a player in."),
+    )
 
 
 def session_stations(*, session: Session) -> list[Station]:

@@ -117,7 +117,7 @@ def _player_id(request: HttpRequest) -> int | None:
 def session_check_in(request: HttpRequest, session_id: int) -> HttpResponse:
     """Check a player in (``undo=1``: take it back, at the desk). From the desk with htmx, the
     answer is the player's row; otherwise back to the page the form was on, with a message."""
-    session = selectors.session_get(user=request.user, session_id=session_id)
+    session = selectors.session_check_in_get(user=request.user, session_id=session_id)  # before the body
     player_id = _player_id(request)
     undo = request.POST.get("undo") == "1"
     status = 200
