@@ -420,3 +420,30 @@ def test_api_sessions_checkins_and_close(league: Any, organiser: Account, player
 def test_api_unknown_session_is_404(organiser: Account, db: Any) -> None:
     response = _client(organiser).get(reverse("tournaments_api:session-detail", args=[999999]))
     assert response.status_code == 404 and response.json()["code"] == "session_not_found"
+
+
+def test_round_page_and_table_sheets_show_the_station(league: Any, organiser: Account) -> None:
+    tournament, _four = league
+    session = _session(organiser, tournament)
+    services.session_stations_set(user=organiser, session_id=session.pk, stations=[(7, "Window"), (8, "Bar")])
+    first = Round.objects.get(stage__tournament=tournament, number=1)
+    services.session_round_schedule(user=organiser, session_id=session.pk, round_id=first.pk)
+    client = _client(organiser)
+    page = client.get(reverse("tournaments:round", args=[first.stage_id, 1])).content.decode()
+    assert "Table 7 · Window" in page and "Table 8 · Bar" in page
+    sheets = client.get(reverse("tournaments:round-sheets", args=[first.stage_id, 1])).content.decode()
+    assert "Table 7 · Window" in sheets and "Table 8 · Bar" in sheets
+    # The organiser's "who sits where" form is on the session page.
+    tonight = client.get(reverse("tournaments:session", args=[session.pk])).content.decode()
+    assert 'name="station"' in tonight
+
+
+def test_admin_lists_sessions_and_club_tables(league: Any, organiser: Account) -> None:
+    tournament, _four = league
+    organiser.is_staff = True
+    organiser.save()
+    session = _session(organiser, tournament)
+    client = _client(organiser)
+    assert session.name in client.get(reverse("admin:tournaments_session_changelist")).content.decode()
+    assert client.get(reverse("admin:tournaments_station_changelist")).status_code == 200
+    assert client.get(reverse("admin:tournaments_checkin_changelist")).status_code == 200
