@@ -227,6 +227,12 @@ MATRIX: list[Row] = [
     r("tournaments:session-stations",            "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:session-stations",            "POST",   302, 404, 403, 404, 302, 404, on="draft"),
     r("tournaments:series-station",              "POST",   302, 403, 403, 403, 302, 403),
+    # Calendar feeds are read signed out (a calendar app): a draft's is not found for anyone; a
+    # player's needs its token ("token" here is not one: 404 with a clear message).
+    r("tournaments:tournament-calendar",         "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:tournament-calendar",         "GET",    404, 404, 404, 404, 404, 404, on="draft"),
+    r("tournaments:club-calendar",               "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:player-calendar",             "GET",    404, 404, 404, 404, 404, 404),
     # --- the API (/api/): a write by someone not signed in is a 403 (session authentication) --------
     r("tournaments_api:club-list",               "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:club-list",               "POST",   403, 201, 201, 201, 201, 201),

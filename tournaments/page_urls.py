@@ -49,4 +49,11 @@ urlpatterns = [
     path("sessions/<int:session_id>/schedule/", session_views.session_schedule, name="session-schedule"),
     path("sessions/<int:session_id>/stations/", session_views.session_stations, name="session-stations"),
     path("series/<int:series_id>/station/", session_views.series_station, name="series-station"),
+    path(
+        "tournaments/<int:tournament_id>/calendar.ics",
+        session_views.tournament_calendar,
+        name="tournament-calendar",
+    ),
+    path("clubs/<slug:slug>/calendar.ics", session_views.club_calendar, name="club-calendar"),
+    path("calendar/<str:token>.ics", session_views.player_calendar, name="player-calendar"),
 ]

@@ -35,6 +35,7 @@ from tournaments.forms import (
 )
 from tournaments.results import services as result_services
 from tournaments.results.selectors import result_target_get
+from tournaments.sessions import calendar as session_calendar
 from tournaments.sessions import selectors as session_selectors
 
 LIVE_POLL_SECONDS = 2
@@ -299,6 +300,10 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         "page": page,
         "next_table": session_selectors.next_table_get(user=request.user, players=[page.player]),
         "mine": request.user.is_authenticated and page.player.user_id == request.user.pk,
+        # The private feed's address, for the player alone (made on their first visit).
+        "calendar_token": session_calendar.calendar_token_get_or_create(
+            user=request.user, player=page.player
+        ),
     }
     return render(request, "tournaments/player.html", context)
 

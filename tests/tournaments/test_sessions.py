@@ -447,3 +447,50 @@ def test_admin_lists_sessions_and_club_tables(league: Any, organiser: Account) -
     assert session.name in client.get(reverse("admin:tournaments_session_changelist")).content.decode()
     assert client.get(reverse("admin:tournaments_station_changelist")).status_code == 200
     assert client.get(reverse("admin:tournaments_checkin_changelist")).status_code == 200
+
+
+# --- Calendars ----------------------------------------------------------------------------------
+
+
+def test_calendar_feeds(league: Any, organiser: Account, player_user: Account) -> None:
+    from icalendar import Calendar
+
+    tournament, four = league
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save()
+    session = _session(organiser, tournament)
+    services.session_stations_set(user=organiser, session_id=session.pk, stations=[(1, "Window"), (2, "")])
+    first = Round.objects.get(stage__tournament=tournament, number=1)
+    services.session_round_schedule(user=organiser, session_id=session.pk, round_id=first.pk)
+    anon = Client()
+    response = anon.get(reverse("tournaments:tournament-calendar", args=[tournament.pk]))
+    assert response.status_code == 200 and response["Content-Type"] == "text/calendar; charset=utf-8"
+    cal = Calendar.from_ical(response.content)
+    events = cal.walk("VEVENT")
+    assert [str(e["uid"]) for e in events] == [f"session-{session.pk}@testserver"]
+    assert events[0].decoded("dtstart") == session.starts_at.replace(microsecond=0)  # iCal: seconds
+    assert "dtstamp" in events[0] and cal.walk("VTIMEZONE")
+    again = Calendar.from_ical(
+        anon.get(reverse("tournaments:tournament-calendar", args=[tournament.pk])).content
+    )
+    assert [str(e["uid"]) for e in again.walk("VEVENT")] == [f"session-{session.pk}@testserver"]
+    club_feed = anon.get(reverse("tournaments:club-calendar", args=[tournament.club.slug]))
+    assert f"session-{session.pk}@testserver" in club_feed.content.decode()
+    # Anna's private feed: the link is on her own page only.
+    page = _client(player_user).get(reverse("tournaments:player", args=[four[0].pk])).content.decode()
+    token = four[0].calendar_token.token
+    assert reverse("tournaments:player-calendar", args=[token]) in page
+    assert (
+        token not in _client(organiser).get(reverse("tournaments:player", args=[four[0].pk])).content.decode()
+    )
+    mine = Calendar.from_ical(anon.get(reverse("tournaments:player-calendar", args=[token])).content)
+    annas = Series.objects.get(round=first, seats__player=four[0])
+    series_events = [e for e in mine.walk("VEVENT") if str(e["uid"]).startswith("series-")]
+    assert [str(e["uid"]) for e in series_events] == [f"series-{annas.pk}@testserver"]
+    assert "Table" in str(series_events[0]["summary"])
+    missing = anon.get(reverse("tournaments:player-calendar", args=["no-such-token"]))
+    assert missing.status_code == 404 and "No calendar at this address" in missing.content.decode()
+    # A draft's feed is not found.
+    tournament.status = Tournament.Status.DRAFT
+    tournament.save()
+    assert anon.get(reverse("tournaments:tournament-calendar", args=[tournament.pk])).status_code == 404

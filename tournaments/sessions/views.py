@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import slugify
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -24,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from snapleague.errors import ApplicationError
 from tournaments import selectors as tournament_selectors
 from tournaments.forms import RoundScheduleForm, SessionCreateForm, StationsForm
-from tournaments.sessions import selectors, services
+from tournaments.sessions import calendar, selectors, services
 from tournaments.views import LIVE_POLL_SECONDS, _apply_service_error, _changed, _tournament_form_failed
 
 
@@ -269,3 +270,57 @@ def series_station(request: HttpRequest, series_id: int) -> HttpResponse:
     if series.round.session_id:
         return redirect("tournaments:session", session_id=series.round.session_id)
     return redirect("tournaments:series", series_id=series.pk)
+
+
+# --- Calendars (iCal) ------------------------------------------------------------------------------
+
+
+def _ics(request: HttpRequest, body: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{slugify(name) or "calendar"}.ics"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response
+
+
+def _url_of(request: HttpRequest) -> calendar.UrlOf:
+    return lambda name, pk: request.build_absolute_uri(reverse(f"tournaments:{name}", args=[pk]))
+
+
+def _not_found_text(exc: ApplicationError) -> HttpResponse:
+    """A calendar app shows the body of a refusal, if anything: plain text, not a page."""
+    return HttpResponse(str(exc.message), status=exc.status, content_type="text/plain; charset=utf-8")
+
+
+@require_GET
+def tournament_calendar(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        sessions, tournament = calendar.tournament_feed(tournament_id=tournament_id)
+    except ApplicationError as exc:
+        return _not_found_text(exc)
+    body = calendar.calendar_of_sessions(
+        tournament.name, sessions, host=request.get_host(), url_of=_url_of(request)
+    )
+    return _ics(request, body, tournament.name)
+
+
+@require_GET
+def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        sessions, club = calendar.club_feed(slug=slug)
+    except ApplicationError as exc:
+        return _not_found_text(exc)
+    body = calendar.calendar_of_sessions(
+        club.name, sessions, host=request.get_host(), url_of=_url_of(request)
+    )
+    return _ics(request, body, club.name)
+
+
+@require_GET
+def player_calendar(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's private feed: the address is the key (a calendar app cannot sign in)."""
+    try:
+        player = calendar.player_by_calendar_token(token=token)
+    except ApplicationError as exc:
+        return _not_found_text(exc)
+    body = calendar.calendar_of_player(player, host=request.get_host(), url_of=_url_of(request))
+    return _ics(request, body, player.name)
