@@ -631,7 +631,7 @@ class Station(models.Model):
         ]
 
     def __str__(self) -> str:
-        label = _("Table %(number)s") % {"number": self.number}
+        label = _("Table %(n)s") % {"n": self.number}
         return f"{label} · {self.name}" if self.name else str(label)
 
 
