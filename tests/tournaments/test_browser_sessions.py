@@ -17,7 +17,13 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tests.tournaments.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
+from tests.tournaments.test_browser import (  # noqa: F401
+    PHONE,
+    _end_live_server_sessions,
+    browser,
+    server,
+    signed_in_page,
+)
 from tournaments import stages
 from tournaments.models import Forfeit, GameKind, Player, Round, Series, Session
 from tournaments.services import tournament_create, tournament_players_add

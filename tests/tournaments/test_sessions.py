@@ -494,3 +494,34 @@ def test_calendar_feeds(league: Any, organiser: Account, player_user: Account) -
     tournament.status = Tournament.Status.DRAFT
     tournament.save()
     assert anon.get(reverse("tournaments:tournament-calendar", args=[tournament.pk])).status_code == 404
+
+
+def test_the_card_checks_the_player_in_and_links_play_for_an_online_series(
+    league: Any, organiser: Account, player_user: Account
+) -> None:
+    tournament, four = league
+    session = _session(organiser, tournament)
+    first = Round.objects.get(stage__tournament=tournament, number=1)
+    services.session_round_schedule(user=organiser, session_id=session.pk, round_id=first.pk)
+    client = _client(player_user)
+    player_url = reverse("tournaments:player", args=[four[0].pk])
+    page = client.get(player_url).content.decode()
+    assert 'id="self-check-in"' in page and 'id="next-play"' not in page
+    response = client.post(
+        reverse("tournaments:session-checkin", args=[session.pk]), {"player": four[0].pk, "next": player_url}
+    )
+    assert response.status_code == 302 and response["Location"] == player_url
+    assert CheckIn.objects.filter(session=session, player=four[0]).exists()
+    page = client.get(player_url).content.decode()
+    assert 'id="self-check-in"' not in page and "Checked in" in page
+    # A foreign "next" is not followed.
+    away = client.post(
+        reverse("tournaments:session-checkin", args=[session.pk]),
+        {"player": four[0].pk, "next": "https://evil.example/"},
+    )
+    assert away["Location"] == reverse("tournaments:session", args=[session.pk])
+    stages.stage_online_set(user=organiser, stage_id=first.stage_id, online=True)
+    assert 'id="next-play"' in client.get(reverse("home")).content.decode()
+    # Someone else looking at Anna's page sees her next table, without her buttons.
+    other = _client(organiser).get(player_url).content.decode()
+    assert "Anna’s next table" in other and 'id="next-play"' not in other
