@@ -49,8 +49,8 @@ def test_current_round_is_the_first_with_an_open_series_else_the_last() -> None:
 
 
 def test_next_series_prefers_the_earliest_scheduled() -> None:
-    early = datetime(2030, 1, 1, 19, 0)
-    late = early + timedelta(hours=1)
+    early = datetime(2030, 1, 1, 19, 0).timestamp()
+    late = early + 3600
     assert (
         planning.next_series(
             [

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 
 def stations_in_order(
@@ -54,10 +53,11 @@ def current_round(rounds: Sequence[RoundStatus]) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class Upcoming:
-    """A series a player sits in that is not decided yet, with when it is due (None: not scheduled)."""
+    """A series a player sits in that is not decided yet, with when it is due (POSIX seconds; None:
+    not scheduled). Seconds, not datetimes: this module reads no clock and imports no time type."""
 
     series_id: int
-    starts_at: datetime | None
+    starts_at: float | None
     round_number: int
     table: int
 

@@ -261,6 +261,15 @@ class NextTable:
     check_in_due: bool  # its session's check-in is open and the player is not checked in
 
 
+def _series_start(series: Series) -> datetime | None:
+    session = series.round.session
+    return series.round.starts_at or (session.starts_at if session else None)
+
+
+def _timestamp(moment: datetime | None) -> float | None:
+    return moment.timestamp() if moment is not None else None
+
+
 def next_table_get(*, user: AnyUser, players: list[Player]) -> NextTable | None:
     """The next series of any of ``players`` (those ``user`` sees): the earliest scheduled one
     that is not decided (planning.next_series), else the first open one by round. None when
@@ -282,15 +291,7 @@ def next_table_get(*, user: AnyUser, players: list[Player]) -> NextTable | None:
     if not candidates:
         return None
     chosen_id = planning.next_series(
-        [
-            planning.Upcoming(
-                s.pk,
-                s.round.starts_at or (s.round.session.starts_at if s.round.session else None),
-                s.round.number,
-                s.table,
-            )
-            for s in candidates
-        ]
+        [planning.Upcoming(s.pk, _timestamp(_series_start(s)), s.round.number, s.table) for s in candidates]
     )
     series = next(s for s in candidates if s.pk == chosen_id)
     seats = list(series.seats.all())
@@ -302,7 +303,7 @@ def next_table_get(*, user: AnyUser, players: list[Player]) -> NextTable | None:
         series=series,
         station=series.station,
         opponents=[seat.player for seat in seats if seat.player_id != me.pk],
-        starts_at=series.round.starts_at or (session.starts_at if session else None),
+        starts_at=_series_start(series),
         session=session,
         score=score,
         seat_scores=[(seat.player, score[i]) for i, seat in enumerate(seats)] if score else [],
