@@ -4,11 +4,17 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_safe
 
 from tournaments.models import Club
+from tournaments.sessions.selectors import user_next_table_get
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"clubs": Club.objects.all()})
+    context = {
+        "clubs": Club.objects.all(),
+        "next_table": user_next_table_get(user=request.user),
+        "mine": True,
+    }
+    return render(request, "home.html", context)
 
 
 @require_safe  # a monitor may ask with HEAD

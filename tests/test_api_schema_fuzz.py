@@ -69,6 +69,7 @@ PATH_IDS = {
     "tournament_id": ("running", "draft"),
     "stage_id": ("running", "draft", "swiss", "knockout"),
     "series_id": ("running", "fresh", "online"),
+    "session_id": ("running", "draft"),
 }
 
 

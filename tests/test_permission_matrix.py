@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
@@ -45,6 +46,7 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
 from games.engine.protocol import GameKind
 from games.online.series import series_game_play
@@ -55,6 +57,7 @@ from tests.games.online.finished_games import play_snapszer
 from tournaments import stages
 from tournaments.models import Club, Player, Series, Stage, Tournament
 from tournaments.services import organiser_invitation_create, tournament_players_add
+from tournaments.sessions import services as session_services
 from tournaments.webhooks.models import WebhookDelivery
 from tournaments.webhooks.services import webhook_endpoint_create
 
@@ -214,6 +217,34 @@ MATRIX: list[Row] = [
     r("tournaments:webhook-test",                "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:webhook-delete",              "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:webhook-redeliver",           "POST",   302, 403, 403, 403, 302, 403),
+    # --- club nights (tournaments/sessions/): "session" is a session of the running tournament ------
+    r("tournaments:session-create",              "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:session-create",              "POST",   302, 404, 403, 404, 302, 404, on="draft"),
+    r("tournaments:session",                     "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:session",                     "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:session-body",                "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:session-body",                "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:session-version",             "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:session-version",             "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    # The desk: its organisers and referees.
+    r("tournaments:session-desk",                "GET",    302, 403, 200, 403, 200, 403),
+    r("tournaments:session-desk",                "GET",    302, 404, 200, 404, 200, 404, on="draft"),
+    # Anna checks in: the desk, or Anna on her own account (a player of the tournament); back to the page.
+    r("tournaments:session-checkin",             "POST",   302, 302, 302, 403, 302, 403),
+    r("tournaments:session-checkin",             "POST",   302, 404, 302, 404, 302, 404, on="draft"),
+    r("tournaments:session-close",               "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:session-close",               "POST",   302, 404, 403, 404, 302, 404, on="draft"),
+    r("tournaments:session-schedule",            "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:session-schedule",            "POST",   302, 404, 403, 404, 400, 404, on="draft"),  # a round of the running one
+    r("tournaments:session-stations",            "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:session-stations",            "POST",   302, 404, 403, 404, 302, 404, on="draft"),
+    r("tournaments:series-station",              "POST",   302, 403, 403, 403, 302, 403),
+    # Calendar feeds are read signed out (a calendar app): a draft's is not found for anyone; a
+    # player's needs its token ("token" here is not one: 404 with a clear message).
+    r("tournaments:tournament-calendar",         "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:tournament-calendar",         "GET",    404, 404, 404, 404, 404, 404, on="draft"),
+    r("tournaments:club-calendar",               "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:player-calendar",             "GET",    404, 404, 404, 404, 404, 404),
     # --- the API (/api/): a write by someone not signed in is a 403 (session authentication) --------
     r("tournaments_api:club-list",               "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:club-list",               "POST",   403, 201, 201, 201, 201, 201),
@@ -254,6 +285,21 @@ MATRIX: list[Row] = [
     r("tournaments_api:series-detail",           "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:result-create",           "POST",   403, 403, 201, 403, 201, 403),  # game 2, valid
     r("tournaments_api:series-forfeit",          "POST",   403, 403, 403, 403, 201, 403, on="fresh"),
+    r("tournaments_api:tournament-sessions",     "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:tournament-sessions",     "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments_api:tournament-sessions",     "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:tournament-sessions",     "POST",   403, 404, 403, 404, 201, 404, on="draft"),
+    r("tournaments_api:session-detail",          "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:session-detail",          "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments_api:session-rounds",          "POST",   403, 403, 403, 403, 200, 403),
+    r("tournaments_api:session-rounds",          "POST",   403, 404, 403, 404, 400, 404, on="draft"),  # a round of the running one
+    r("tournaments_api:session-checkins",        "GET",    403, 403, 200, 403, 200, 403),
+    r("tournaments_api:session-checkins",        "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    # Anna: by the desk, or by herself (201, the first check-in of each cell).
+    r("tournaments_api:session-checkins",        "POST",   403, 201, 201, 403, 201, 403),
+    r("tournaments_api:session-checkins",        "POST",   403, 404, 201, 404, 201, 404, on="draft"),
+    r("tournaments_api:session-close",           "POST",   403, 403, 403, 403, 200, 403),
+    r("tournaments_api:session-close",           "POST",   403, 404, 403, 404, 200, 404, on="draft"),
     r("tournaments_api:game-list",               "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:result-list",             "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:webhook-list",            "GET",    403, 403, 403, 403, 200, 403),
@@ -444,6 +490,19 @@ def _build() -> World:
         endpoint=endpoint, event="ping", body="{}", status=WebhookDelivery.Status.DELIVERED
     )
 
+    # A club night of the running tournament (its league's first round scheduled, two tables) and
+    # one of the draft.
+    night = session_services.session_create(
+        user=organiser, tournament=running, name="Thursday", starts_at=timezone.now() + timedelta(days=1)
+    )
+    session_services.session_stations_set(user=organiser, session_id=night.pk, stations=[(1, ""), (2, "")])
+    league_rounds = list(league.rounds.order_by("number"))
+    session_services.session_round_schedule(user=organiser, session_id=night.pk, round_id=league_rounds[0].pk)
+    draft_night = session_services.session_create(
+        user=organiser, tournament=draft, name="Autumn night", starts_at=timezone.now() + timedelta(days=1)
+    )
+    later = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+
     base = {
         "slug": club.slug,
         "club_id": club.pk,
@@ -457,10 +516,16 @@ def _build() -> World:
         "token": casual.invite_token,
         "endpoint_id": endpoint.pk,
         "delivery_id": delivered.pk,
+        "session_id": night.pk,
     }
     targets = {
         "running": base,
-        "draft": {**base, "tournament_id": draft.pk, "stage_id": draft_stage.pk},
+        "draft": {
+            **base,
+            "tournament_id": draft.pk,
+            "stage_id": draft_stage.pk,
+            "session_id": draft_night.pk,
+        },
         "swiss": {**base, "stage_id": swiss.pk},
         "knockout": {**base, "stage_id": knockout.pk},
         "fresh": {**base, "series_id": fresh.pk},
@@ -530,6 +595,25 @@ def _build() -> World:
             f"score_{opponent.pk}": 3,
             "pot_carried": 0,
         },
+        ("tournaments:session-create", "running"): {"name": "Friday", "starts_at": later},
+        ("tournaments:session-create", "draft"): {"name": "Friday", "starts_at": later},
+        ("tournaments:session-checkin", "running"): {"player": anna.pk},
+        ("tournaments:session-checkin", "draft"): {"player": anna.pk},
+        ("tournaments:session-close", "running"): {},
+        ("tournaments:session-close", "draft"): {},
+        ("tournaments:session-schedule", "running"): {"round": league_rounds[1].pk},
+        ("tournaments:session-schedule", "draft"): {"round": league_rounds[1].pk},
+        ("tournaments:session-stations", "running"): {"stations": "1 Window\n2\n3"},
+        ("tournaments:session-stations", "draft"): {"stations": "1"},
+        ("tournaments:series-station", "running"): {"station": night.stations.order_by("number").last().pk},  # type: ignore[union-attr]
+        ("tournaments_api:tournament-sessions", "running"): {"name": "Friday", "starts_at": later},
+        ("tournaments_api:tournament-sessions", "draft"): {"name": "Friday", "starts_at": later},
+        ("tournaments_api:session-rounds", "running"): {"round": league_rounds[1].pk},
+        ("tournaments_api:session-rounds", "draft"): {"round": league_rounds[1].pk},
+        ("tournaments_api:session-checkins", "running"): {"player": anna.pk},
+        ("tournaments_api:session-checkins", "draft"): {"player": anna.pk},
+        ("tournaments_api:session-close", "running"): {},
+        ("tournaments_api:session-close", "draft"): {},
         ("tournaments_api:player-list", "running"): {"club": club.pk, "name": "Viktor"},
         ("tournaments_api:tournament-list", "running"): {
             "club": club.pk,

@@ -17,14 +17,17 @@ from django.http import HttpRequest
 from tournaments.access import clubs_organised
 from tournaments.models import (
     AuditEntry,
+    CheckIn,
     Club,
     Entry,
     GameResult,
     Player,
     Series,
     SeriesSeat,
+    Session,
     Stage,
     StandingRow,
+    Station,
     Tournament,
 )
 
@@ -212,3 +215,63 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
         return False
+
+
+# --- Club nights (tournaments/sessions/) ----------------------------------------------------------
+
+
+class StationInline(admin.TabularInline):
+    model = Station
+    extra = 0
+    fields = ["number", "name"]
+
+
+class CheckInInline(admin.TabularInline):
+    model = CheckIn
+    extra = 0
+    fields = ["player", "checked_in_by", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Session)
+class SessionAdmin(OrganiserScopedAdmin):
+    """Name, venue and online flag are edited here; sessions are created on the tournament page or
+    the API (session_create refuses one in the past), check-in is closed on the session page."""
+
+    club_path = "tournament__club"
+    list_display = ["name", "tournament", "starts_at", "venue", "online", "check_in"]
+    list_filter = ["check_in", "online", "tournament"]
+    search_fields = ["name", "venue", "tournament__name"]
+    date_hierarchy = "starts_at"
+    fields = ["tournament", "name", "starts_at", "venue", "online", "check_in", "check_in_closed_at"]
+    readonly_fields = ["tournament", "starts_at", "check_in", "check_in_closed_at"]
+    inlines = [StationInline, CheckInInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(Station)
+class StationAdmin(OrganiserScopedAdmin):
+    """The club's own tables (no session): every session without tables of its own uses them."""
+
+    list_display = ["__str__", "club", "session", "number", "name"]
+    list_filter = ["club", "session__tournament"]
+    fields = ["club", "number", "name"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).filter(session__isnull=True)
+
+
+@admin.register(CheckIn)
+class CheckInAdmin(OrganiserScopedAdmin):
+    club_path = "session__tournament__club"
+    read_only = True
+    list_display = ["player", "session", "checked_in_by", "created_at"]
+    list_filter = ["session__tournament", "session"]
+    search_fields = ["player__name"]
+    list_select_related = ["player", "session", "checked_in_by"]

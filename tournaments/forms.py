@@ -640,3 +640,38 @@ def _snapszer_initial(value: SnapszerMatchResult) -> dict[str, Any]:
         initial["mode"] = "score"
         initial.update({f"score_{a}": value.games[0][0], f"score_{b}": value.games[0][1]})
     return initial
+
+
+# --- Club nights (tournaments/sessions/) ------------------------------------------------------------
+
+
+class SessionCreateForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120, help_text=_("e.g. Thursday club night"))
+    starts_at = forms.DateTimeField(
+        label=_("Starts at"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    online = forms.BooleanField(label=_("Online slot (played on the site)"), required=False)
+
+
+class RoundScheduleForm(forms.Form):
+    round = forms.TypedChoiceField(label=_("Round"), coerce=int)
+    starts_at = forms.DateTimeField(
+        label=_("Starts at (blank: when the session starts)"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+
+    def __init__(self, *args: Any, rounds: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["round"].choices = [(r.pk, f"{r.stage.name} · {r}") for r in rounds]
+
+
+class StationsForm(forms.Form):
+    stations = forms.CharField(
+        label=_("Tables, one a line"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("A number, a name, or both (“3 Window table”). Empty: the club’s tables."),
+    )

@@ -259,6 +259,15 @@ class Round(models.Model):
     # one of them flags the round's series (``Series.flagged``).
     inputs = models.JSONField(default=dict, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    # The sitting it is played in (tournaments/sessions/); ``starts_at`` is then its start time.
+    session = models.ForeignKey(
+        "Session",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rounds",
+        verbose_name=_("session"),
+    )
 
     class Meta:
         ordering = ["stage", "number"]
@@ -298,6 +307,16 @@ class Series(models.Model):
     walkover = models.BooleanField(_("walkover"), default=False)
     # A correction changed a result this series was paired from (rules: later rounds are flagged).
     flagged = models.BooleanField(_("flagged"), default=False)
+    # Where it is played in the room (assigned in table order when its round is scheduled; the
+    # organiser can change it). None: no stations set up, the table number stands.
+    station = models.ForeignKey(
+        "Station",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="series",
+        verbose_name=_("station"),
+    )
 
     class Meta:
         ordering = ["round", "table"]
@@ -520,6 +539,12 @@ class AuditEntry(models.Model):
         WITHDRAWAL = "withdrawal", _("Player withdrawn")
         FORFEIT = "forfeit", _("No-show recorded")
         STAGE_ONLINE = "stage_online", _("Stage played online or at the tables")
+        SESSION_CREATED = "session_created", _("Session created")
+        ROUND_SCHEDULED = "round_scheduled", _("Round scheduled")
+        STATIONS_SET = "stations_set", _("Tables set up")
+        CHECKED_IN = "checked_in", _("Checked in")
+        CHECK_IN_UNDONE = "check_in_undone", _("Check-in undone")
+        CHECK_IN_CLOSED = "check_in_closed", _("Check-in closed")
         SIGNED_IN = "signed_in", _("Signed in")
         SIGN_IN_FAILED = "sign_in_failed", _("Sign-in failed")
 
@@ -557,3 +582,94 @@ from tournaments.webhooks.models import (  # noqa: E402, F401
     WebhookEndpoint,
     WebhookEvent,
 )
+
+# --- Club nights (tournaments/sessions/) -----------------------------------------------------------
+
+
+class Session(models.Model):
+    """One dated sitting of a tournament: a club evening at a venue, or an online slot. Rounds are
+    scheduled into it; players check in for it; closing check-in makes the absent no-shows."""
+
+    class CheckIn(models.TextChoices):
+        OPEN = "open", _("Check-in open")
+        CLOSED = "closed", _("Check-in closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
+    name = models.CharField(_("name"), max_length=120)
+    starts_at = models.DateTimeField(_("starts at"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    online = models.BooleanField(_("online"), default=False)
+    check_in = models.CharField(_("check-in"), max_length=8, choices=CheckIn.choices, default=CheckIn.OPEN)
+    check_in_closed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def check_in_open(self) -> bool:
+        return self.check_in == self.CheckIn.OPEN
+
+
+class Station(models.Model):
+    """A table in the room (numbered, optionally named: "Window table"), of one session or, with
+    no session, the club's own tables every session without its own uses."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="stations")
+    session = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.CASCADE, related_name="stations"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=60, blank=True)
+
+    class Meta:
+        ordering = ["club", "session", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "number"],
+                condition=Q(session__isnull=False),
+                name="station_number_in_session",
+            ),
+            models.UniqueConstraint(
+                fields=["club", "number"], condition=Q(session__isnull=True), name="station_number_in_club"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        label = _("Table %(n)s") % {"n": self.number}
+        return f"{label} · {self.name}" if self.name else str(label)
+
+
+class CheckIn(models.Model):
+    """A player who is here for a session (at the desk, or on their own phone)."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="check_ins")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="check_ins")
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="check_in_once_per_session")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.session}"
+
+
+class CalendarToken(models.Model):
+    """The secret of a player's private calendar feed (``/calendar/<token>.ics``): a calendar app
+    cannot sign in, so the address is the key. Made on first use, replaced to revoke."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="calendar_token")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"calendar of {self.player}"

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import views
+from tournaments.sessions import views as session_views
 from tournaments.webhooks import views as webhook_views
 
 app_name = "tournaments"
@@ -48,4 +49,24 @@ urlpatterns = [
         webhook_views.webhook_redeliver,
         name="webhook-redeliver",
     ),
+    # Club nights (tournaments/sessions/): sessions, tables, check-in, the tonight page.
+    path(
+        "tournaments/<int:tournament_id>/sessions/new/", session_views.session_create, name="session-create"
+    ),
+    path("sessions/<int:session_id>/", session_views.session_detail, name="session"),
+    path("sessions/<int:session_id>/body/", session_views.session_body, name="session-body"),
+    path("sessions/<int:session_id>/version/", session_views.session_version, name="session-version"),
+    path("sessions/<int:session_id>/desk/", session_views.session_desk, name="session-desk"),
+    path("sessions/<int:session_id>/checkins/", session_views.session_check_in, name="session-checkin"),
+    path("sessions/<int:session_id>/close/", session_views.session_close, name="session-close"),
+    path("sessions/<int:session_id>/schedule/", session_views.session_schedule, name="session-schedule"),
+    path("sessions/<int:session_id>/stations/", session_views.session_stations, name="session-stations"),
+    path("series/<int:series_id>/station/", session_views.series_station, name="series-station"),
+    path(
+        "tournaments/<int:tournament_id>/calendar.ics",
+        session_views.tournament_calendar,
+        name="tournament-calendar",
+    ),
+    path("clubs/<slug:slug>/calendar.ics", session_views.club_calendar, name="club-calendar"),
+    path("calendar/<str:token>.ics", session_views.player_calendar, name="player-calendar"),
 ]

@@ -652,6 +652,7 @@ def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
     by_round: dict[int, list[Series]] = {}
     series_all = list(
         Series.objects.filter(stage=stage)
+        .select_related("station")
         .prefetch_related("seats__player", "slots", "forfeits")
         .order_by("round__number", "table")
     )

@@ -672,6 +672,15 @@ def series_forfeit_absent(*, series_id: int, player_ids: Sequence[int], reason: 
     return _forfeit_record(user=None, stage=stage, series_id=series_id, player_ids=player_ids, reason=reason)
 
 
+def series_forfeit_no_show(
+    *, user: AnyUser, stage: Stage, series_id: int, player_ids: Sequence[int], reason: str
+) -> Series:
+    """The forfeit of players who did not check in for the session their series is played in
+    (``tournaments.sessions.services.session_check_in_close``): the caller holds ``stage``'s row
+    lock and has checked that ``user`` organises it. Raises as :func:`series_forfeit`."""
+    return _forfeit_record(user=user, stage=stage, series_id=series_id, player_ids=player_ids, reason=reason)
+
+
 def _forfeit_record(
     *, user: AnyUser | None, stage: Stage, series_id: int, player_ids: Sequence[int], reason: str
 ) -> Series:

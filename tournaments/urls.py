@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import api
+from tournaments.sessions import api as session_api
 from tournaments.webhooks import api as webhooks_api
 
 app_name = "tournaments_api"
@@ -37,6 +38,23 @@ urlpatterns = [
     path("series/<int:series_id>/", api.SeriesDetailApi.as_view(), name="series-detail"),
     path("series/<int:series_id>/results/", api.ResultCreateApi.as_view(), name="result-create"),
     path("series/<int:series_id>/forfeit/", api.SeriesForfeitApi.as_view(), name="series-forfeit"),
+    path(
+        "tournaments/<int:tournament_id>/sessions/",
+        session_api.TournamentSessionsApi.as_view(),
+        name="tournament-sessions",
+    ),
+    path("sessions/<int:session_id>/", session_api.SessionDetailApi.as_view(), name="session-detail"),
+    path(
+        "sessions/<int:session_id>/rounds/",
+        session_api.SessionRoundScheduleApi.as_view(),
+        name="session-rounds",
+    ),
+    path(
+        "sessions/<int:session_id>/checkins/",
+        session_api.SessionCheckInsApi.as_view(),
+        name="session-checkins",
+    ),
+    path("sessions/<int:session_id>/close/", session_api.SessionCloseApi.as_view(), name="session-close"),
     path("games/", api.GameListApi.as_view(), name="game-list"),
     path("results/", api.ResultListApi.as_view(), name="result-list"),
     path("clubs/<int:club_id>/webhooks/", webhooks_api.WebhookEndpointListApi.as_view(), name="webhook-list"),

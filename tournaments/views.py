@@ -29,12 +29,15 @@ from tournaments.forms import (
     PlayersAddForm,
     RefereeAddForm,
     ResultForm,
+    SessionCreateForm,
     StageCreateForm,
     TournamentCreateForm,
     WithdrawForm,
 )
 from tournaments.results import services as result_services
 from tournaments.results.selectors import result_target_get
+from tournaments.sessions import calendar as session_calendar
+from tournaments.sessions import selectors as session_selectors
 from tournaments.templatetags.league import result_summary
 
 LIVE_POLL_SECONDS = 2
@@ -169,8 +172,10 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "players_form": PlayersAddForm(addable=page.addable_players),
             "stage_form": StageCreateForm(game=page.tournament.game, tournament=page.tournament),
             "referee_form": RefereeAddForm(),
+            "session_form": SessionCreateForm(),
         }
-    return render(request, "tournaments/tournament.html", {"page": page, **forms})
+    sessions = session_selectors.tournament_sessions_list(tournament=page.tournament)
+    return render(request, "tournaments/tournament.html", {"page": page, "sessions": sessions, **forms})
 
 
 @require_GET
@@ -293,7 +298,16 @@ def tournament_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_GET
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     page = selectors.player_page_get(user=request.user, player_id=player_id)
-    return render(request, "tournaments/player.html", {"page": page})
+    context = {
+        "page": page,
+        "next_table": session_selectors.next_table_get(user=request.user, players=[page.player]),
+        "mine": request.user.is_authenticated and page.player.user_id == request.user.pk,
+        # The private feed's address, for the player alone (made on their first visit).
+        "calendar_token": session_calendar.calendar_token_get_or_create(
+            user=request.user, player=page.player
+        ),
+    }
+    return render(request, "tournaments/player.html", context)
 
 
 # --- Organisers ---------------------------------------------------------------------------------
@@ -324,6 +338,8 @@ def _tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: A
         "players_form": PlayersAddForm(addable=page.addable_players),
         "stage_form": StageCreateForm(game=page.tournament.game, tournament=page.tournament),
         "referee_form": RefereeAddForm(),
+        "session_form": SessionCreateForm(),
+        "sessions": session_selectors.tournament_sessions_list(tournament=page.tournament),
         **forms,
     }
     return render(request, "tournaments/tournament.html", context, status=400)

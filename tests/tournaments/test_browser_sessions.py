@@ -1,0 +1,145 @@
+"""A club night in headless Chromium, on a phone and a desktop: the organiser plans two sessions,
+sets up the tables, schedules round 1, checks players in at the desk (searching, one tap each),
+closes check-in (the one who did not come is a no-show), and a player follows their next table.
+
+Screenshots of the desk, the tonight page and the next-table card go to docs/ (the README shows
+them); set ``SNAPLEAGUE_SCREENSHOTS=var/screenshots`` to write them elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from tests.tournaments.test_browser import (  # noqa: F401
+    PHONE,
+    _end_live_server_sessions,
+    browser,
+    server,
+    signed_in_page,
+)
+from tournaments import stages
+from tournaments.models import Forfeit, GameKind, Player, Round, Series, Session
+from tournaments.services import tournament_create, tournament_players_add
+
+pytestmark = [pytest.mark.browser]
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+SHOTS = Path(os.environ.get("SNAPLEAGUE_SCREENSHOTS", "docs"))
+
+
+def _local(delta: timedelta) -> str:
+    return (timezone.localtime() + delta).strftime("%Y-%m-%dT%H:%M")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_club_night_from_the_desk_to_the_next_table_card(
+    server: str,  # noqa: F811
+    browser: Any,  # noqa: F811
+    club: Any,
+    players: list[Player],
+    device: dict[str, Any],
+) -> None:
+    kind = "phone" if device is PHONE else "desktop"
+    organiser = club.organisers.get()
+    tournament = tournament_create(user=organiser, club=club, name="Spring League", game=GameKind.SNAPSZER)
+    four = players[:4]
+    anna = four[0]  # players[0] has an account (player_user)
+    tournament_players_add(user=organiser, tournament=tournament, players=four)
+    stage = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
+    stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    first = Round.objects.get(stage=stage, number=1)
+    annas = Series.objects.get(round=first, seats__player=anna)
+    opponent = next(s.player for s in annas.seats.all() if s.player_id != anna.pk)
+    other = Series.objects.exclude(pk=annas.pk).get(round=first)
+    here, away = (s.player for s in other.seats.order_by("seat"))
+
+    page = signed_in_page(browser, server, organiser.username, device, then=f"/tournaments/{tournament.pk}/")
+
+    # Two sessions from the tournament page; one in the past is refused first, with the reason.
+    form = page.locator("#session-form")
+    form.locator("input[name=name]").fill("Too late")
+    form.locator("input[name=starts_at]").fill(_local(-timedelta(days=1)))
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("text=Choose a time from now on.")
+    for name, delta in [("Thursday night", timedelta(hours=3)), ("Friday night", timedelta(days=1, hours=3))]:
+        page.goto(f"{server}/tournaments/{tournament.pk}/")
+        form = page.locator("#session-form")
+        form.locator("input[name=name]").fill(name)
+        form.locator("input[name=starts_at]").fill(_local(delta))
+        form.locator("input[name=venue]").fill("Club room")
+        form.locator("button[type=submit]").click()
+        page.wait_for_selector(f"h1:has-text('{name}')")
+    assert list(Session.objects.filter(tournament=tournament).values_list("name", flat=True)) == [
+        "Thursday night",
+        "Friday night",
+    ]
+    thursday = Session.objects.get(name="Thursday night")
+
+    # Tables, then round 1 into Thursday: its series get the tables in order.
+    page.goto(f"{server}/sessions/{thursday.pk}/")
+    page.locator("textarea[name=stations]").fill("1 Window\n2 Bar")
+    page.click("button:has-text('Set up the tables')")
+    page.wait_for_selector("text=2 tables set up.")
+    page.locator("select[name=round]").select_option(str(first.pk))
+    page.click("button:has-text('Schedule')")
+    page.wait_for_selector("text=is scheduled in this session")
+    page.wait_for_selector("#tonight .tonight-table >> text=Table 1 · Window")
+
+    # The desk: search narrows the list as one types; one tap checks a player in.
+    page.click("#open-desk")
+    page.wait_for_selector("#desk-rows")
+    rows = page.locator(".desk-row")
+    assert rows.count() == 4
+    for player in [anna, opponent, here]:
+        page.fill("#desk-q", player.name[:3])
+        page.wait_for_function(
+            "n => document.querySelectorAll('.desk-row').length === n",
+            arg=sum(1 for p in four if player.name[:3].casefold() in p.name.casefold()),
+        )
+        page.locator(f"#desk-{player.pk} button").click()
+        page.wait_for_selector(f"#desk-{player.pk}.here")
+    page.fill("#desk-q", "")
+    page.wait_for_function("() => document.querySelectorAll('.desk-row').length === 4")
+    assert page.locator(".desk-row.here").count() == 3
+    page.screenshot(path=str(SHOTS / f"sessions-desk-{kind}.png"), full_page=True)
+
+    # Close check-in: the one who did not come forfeits their series.
+    page.goto(f"{server}/sessions/{thursday.pk}/")
+    page.click("#close-check-in")
+    page.wait_for_selector("text=Check-in closed: 1 series decided by a no-show.")
+    assert list(Forfeit.objects.filter(series=other).values_list("player_id", flat=True)) == [away.pk]
+    other.refresh_from_db()
+    assert other.status == Series.Status.DECIDED and other.placings == {str(here.pk): 1}
+    page.wait_for_selector(f"#tonight >> text={away.name} did not come")
+    page.screenshot(path=str(SHOTS / f"sessions-tonight-{kind}.png"), full_page=True)
+    page.context.close()
+
+    # Anna's home page: her next table, with her opponent, the time and the series' score.
+    player_page = signed_in_page(browser, server, anna.user.username, device, then="/")
+    card = player_page.locator("#next-table")
+    card.wait_for()
+    text = card.inner_text()
+    assert "Table" in text and opponent.name in text and "Thursday night" in text
+    assert re.search(r"\d{1,2}:\d{2}", text)
+    station = Series.objects.select_related("station").get(pk=annas.pk).station
+    assert station is not None and str(station) in text
+    card.screenshot(path=str(SHOTS / f"sessions-next-table-{kind}.png"))
+    # The tonight page follows a result by itself (the live push, or its poller).
+    player_page.click("#next-table >> text=Tonight")
+    player_page.wait_for_selector("#tonight")
+    from tests.conftest import record_result, snapszer_win
+
+    record_result(user=organiser, series_id=annas.pk, game_number=1, result=snapszer_win(anna, opponent))
+    player_page.wait_for_function(
+        "() => [...document.querySelectorAll('#tonight .tonight-table')].some(e => /Anna\\s*1/.test(e.innerText))",
+        timeout=20_000,
+    )
+    player_page.context.close()
