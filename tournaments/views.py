@@ -32,6 +32,8 @@ from tournaments.forms import (
     TournamentCreateForm,
     WithdrawForm,
 )
+from tournaments.ratings.page import player_ratings_sections
+from tournaments.ratings.selectors import club_ratings_get
 from tournaments.results import services as result_services
 from tournaments.results.selectors import result_target_get
 
@@ -291,7 +293,14 @@ def tournament_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_GET
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     page = selectors.player_page_get(user=request.user, player_id=player_id)
-    return render(request, "tournaments/player.html", {"page": page})
+    ratings = player_ratings_sections(player=page.player)
+    return render(request, "tournaments/player.html", {"page": page, "ratings": ratings})
+
+
+@require_GET
+def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
+    club = selectors.club_get(slug=slug)
+    return render(request, "tournaments/club_ratings.html", {"page": club_ratings_get(club=club)})
 
 
 # --- Organisers ---------------------------------------------------------------------------------

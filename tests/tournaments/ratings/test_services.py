@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import secrets
-import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -18,7 +17,6 @@ from django.db.models import F
 
 from snapleague.users import Account
 from tests.conftest import record_result, snap_win, snapszer_win
-from tests.conftest import record_result as record_result_now
 from tournaments.models import (
     Club,
     ClubRatings,
@@ -125,17 +123,6 @@ def _build(organiser: Account, slug: str) -> tuple[Club, dict[str, Player], list
             games.append(snap_win(p[out[-1]], *(p[n] for n in out[:-1])))
         jobs.append([(series.pk, n, r) for n, r in enumerate(games, start=1)])
     return club, p, jobs
-
-
-@pytest.fixture(autouse=True)
-def _on_commit(django_capture_on_commit_callbacks: Any, monkeypatch: Any) -> None:
-    """Every result's on-commit work (standings, then ratings) runs, as after a real commit."""
-
-    def record(**kwargs: Any) -> Any:
-        with django_capture_on_commit_callbacks(execute=True):
-            return record_result_now(**kwargs)
-
-    monkeypatch.setattr(sys.modules[__name__], "record_result", record)
 
 
 def _enter(organiser: Account, jobs: list[list[Job]], rng: random.Random | None) -> None:
