@@ -16,7 +16,12 @@ import pytest
 from snapleague.users import Account
 from tests.conftest import snapszer_win
 from tests.tournaments.ratings import test_services as history
-from tests.tournaments.test_browser import PHONE, browser, server  # noqa: F401 (fixtures)
+from tests.tournaments.test_browser import (  # noqa: F401 (fixtures)
+    PHONE,
+    _end_live_server_sessions,
+    browser,
+    server,
+)
 from tournaments.models import Club, GameKind, Player, Tournament
 
 ROOT = Path(__file__).resolve().parents[3]
