@@ -144,6 +144,7 @@ MATRIX: list[Row] = [
       not_done=("referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")),
     # --- clubs, tournaments ------------------------------------------------------------------------
     r("tournaments:club",                        "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:club-ratings",                "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:tournament-create",           "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:tournament",                  "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:tournament",                  "GET",    404, 404, 200, 404, 200, 404, on="draft"),
@@ -254,6 +255,8 @@ MATRIX: list[Row] = [
     r("tournaments_api:player-list",             "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:player-list",             "POST",   403, 403, 403, 403, 201, 403),
     r("tournaments_api:player-detail",           "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:player-ratings",          "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:club-ratings",            "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:tournament-list",         "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:tournament-list",         "POST",   403, 403, 403, 403, 201, 403),
     r("tournaments_api:tournament-detail",       "GET",    200, 200, 200, 200, 200, 200),

@@ -145,7 +145,10 @@ OPTION_TEXT: dict[str, tuple[Any, Any]] = {
     "bye": (_("A bye counts as"), ""),
     "seeding": (
         _("Seeding"),
-        _("Random is drawn from the stage's recorded seed; manual follows the entry list."),
+        _(
+            "Random is drawn from the stage's recorded seed; manual follows the entry list; by rating "
+            "uses the club's current ratings when the first round is published."
+        ),
     ),
     "group_size": (_("Players per group"), _("The largest group; the others have one fewer at most.")),
     "group_format": (_("Groups play"), ""),
@@ -160,6 +163,7 @@ CHOICE_TEXT: dict[str, Any] = {
     "random": _("random"),
     "manual": _("manual (entry list order)"),
     "standings": _("by the earlier stage's standings"),
+    "rating": _("by rating (unrated players last)"),
     "round_robin": _("a round robin"),
     "swiss": _("Swiss rounds"),
     "single_elimination": _("single elimination"),

@@ -526,6 +526,71 @@ class StandingRow(models.Model):
         return f"{self.stage} #{self.position}: {self.player}"
 
 
+class PlayerRating(models.Model):
+    """A player's current rating in one game of their club (docs/ratings.md): Glicko-2 for
+    Snapszer (``mu`` the rating, ``sigma`` its deviation RD, ``volatility``), OpenSkill for Snap
+    (``mu``, ``sigma``). ``value`` is what tables show and seeding sorts by. Rewritten whole by
+    every recomputation (``tournaments/ratings/services.py``)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(_("game"), max_length=16, choices=GAME_KIND_CHOICES)
+    value = models.FloatField(_("rating"))
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    volatility = models.FloatField(null=True, blank=True)
+    played = models.PositiveIntegerField(_("rated games"), default=0)
+
+    class Meta:
+        ordering = ["club", "game", "-value"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="rating_once_per_player_and_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game} {self.value:.1f}"
+
+
+class RatingPoint(models.Model):
+    """A player's rating after one rating period (Snapszer: a club day) or one game (Snap), with
+    what moved it: ``moves`` lists {"series", "game", "opponents", "placing", "players"}."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_points")
+    game = models.CharField(max_length=16, choices=GAME_KIND_CHOICES)
+    seq = models.PositiveIntegerField()
+    period = models.CharField(max_length=10)  # the club day, YYYY-MM-DD
+    value = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    delta = models.FloatField()
+    moves = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["player", "game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game", "seq"], name="rating_point_seq_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game} #{self.seq}"
+
+
+class ClubRatings(models.Model):
+    """What a club's stored ratings were computed from: every stage's ``results_version`` at the
+    time ({"stage id": version}). The ratings are stale while it differs from the stages' now."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, primary_key=True, related_name="rating_stamp")
+    versions = models.JSONField(default=dict)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = _("club ratings")
+
+    def __str__(self) -> str:
+        return f"{self.club} ratings"
+
+
 class AuditEntry(models.Model):
     """Who did what, when, to which tournament's data: result writes and corrections, voids,
     pairings published, withdrawals, no-shows, stage changes, and sign-ins. Append-only; written in

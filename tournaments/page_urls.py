@@ -8,6 +8,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("clubs/new/", views.club_create, name="club-create"),
     path("clubs/<slug:slug>/", views.club_detail, name="club"),
+    path("clubs/<slug:slug>/ratings/", views.club_ratings, name="club-ratings"),
     path("clubs/<slug:slug>/invitations/", views.club_invitation_create, name="club-invitation"),
     path("clubs/<slug:slug>/players/import/", views.players_import, name="players-import"),
     path("invitations/<str:token>/", views.invitation_accept, name="invitation"),

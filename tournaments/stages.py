@@ -45,6 +45,7 @@ from tournaments.formats.base import (
     FormatErrorCode,
     PlannedRound,
     PlannedSeries,
+    Seeding,
     SeriesResult,
     StageState,
     effective_placings,
@@ -68,6 +69,7 @@ from tournaments.models import (
     Withdrawal,
 )
 from tournaments.problems import TournamentInputError
+from tournaments.ratings.selectors import seeding_by_rating
 from tournaments.selectors import series_by_id, stage_by_id
 from tournaments.series import seed_commitment
 from tournaments.tournament_messages import tournament_error_message
@@ -135,12 +137,16 @@ def stage_entrants_before_draw(stage: Stage) -> list[int]:
     if stage.seeded_from_id is not None:
         rows = StandingRow.objects.filter(stage_id=stage.seeded_from_id).order_by("position", "group")
         order = [row.player_id for row in rows]
-        return order[: stage.seeded_take] if stage.seeded_take else order
-    return list(
-        Entry.objects.filter(tournament_id=stage.tournament_id, withdrawn=False)
-        .order_by("seed", "player__name")
-        .values_list("player_id", flat=True)
-    )
+        order = order[: stage.seeded_take] if stage.seeded_take else order
+    else:
+        order = list(
+            Entry.objects.filter(tournament_id=stage.tournament_id, withdrawn=False)
+            .order_by("seed", "player__name")
+            .values_list("player_id", flat=True)
+        )
+    if stage.options.get("seeding") == Seeding.RATING:
+        return seeding_by_rating(tournament=stage.tournament, player_ids=order)
+    return order
 
 
 def player_names(player_ids: Sequence[object]) -> dict[str, str]:

@@ -6,6 +6,7 @@ from typing import Any
 
 from celery import shared_task
 
+from tournaments.ratings.services import club_ratings_recompute, clubs_with_stale_ratings
 from tournaments.selectors import stages_with_stale_standings
 from tournaments.services import stage_standings_recompute
 from tournaments.stages import stage_advance, stages_due
@@ -15,6 +16,12 @@ from tournaments.webhooks.services import webhook_deliveries_reconcile, webhook_
 @shared_task(name="tournaments.tasks.stage_standings_recompute_task")
 def stage_standings_recompute_task(stage_id: int) -> bool:
     return stage_standings_recompute(stage_id=stage_id)
+
+
+@shared_task(name="tournaments.tasks.club_ratings_recompute_task")
+def club_ratings_recompute_task(club_id: int) -> bool:
+    """A club's ratings from its whole result history, stored if still current (docs/ratings.md)."""
+    return club_ratings_recompute(club_id=club_id)
 
 
 @shared_task(name="tournaments.tasks.stage_advance_task")
@@ -33,12 +40,15 @@ def stage_advance_task(stage_id: int) -> dict[str, object]:
 @shared_task(name="tournaments.tasks.standings_reconcile_task")
 def standings_reconcile_task() -> list[int]:
     """Beat: repair any stage whose standings lag its results (a lost message, a crashed worker),
-    and advance every running stage whose next round is due (a lost stage task)."""
+    advance every running stage whose next round is due (a lost stage task), and recompute every
+    club whose ratings lag its results."""
     stale = stages_with_stale_standings()
     for stage_id in stale:
         stage_standings_recompute_task.delay(stage_id)
     for stage_id in stages_due():
         stage_advance_task.delay(stage_id)
+    for club_id in clubs_with_stale_ratings():
+        club_ratings_recompute_task.delay(club_id)
     return stale
 
 

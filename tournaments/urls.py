@@ -13,9 +13,11 @@ urlpatterns = [
         api.ClubInvitationCreateApi.as_view(),
         name="club-invitation-create",
     ),
+    path("clubs/<int:club_id>/ratings/", api.ClubRatingsApi.as_view(), name="club-ratings"),
     path("invitations/accept/", api.InvitationAcceptApi.as_view(), name="invitation-accept"),
     path("players/", api.PlayerListCreateApi.as_view(), name="player-list"),
     path("players/<int:player_id>/", api.PlayerDetailApi.as_view(), name="player-detail"),
+    path("players/<int:player_id>/ratings/", api.PlayerRatingsApi.as_view(), name="player-ratings"),
     path("tournaments/", api.TournamentListCreateApi.as_view(), name="tournament-list"),
     path("tournaments/<int:tournament_id>/", api.TournamentDetailApi.as_view(), name="tournament-detail"),
     path(

@@ -34,6 +34,8 @@ from tournaments.forms import (
     TournamentCreateForm,
     WithdrawForm,
 )
+from tournaments.ratings.page import player_ratings_sections
+from tournaments.ratings.selectors import club_ratings_get
 from tournaments.results import services as result_services
 from tournaments.results.selectors import result_target_get
 from tournaments.sessions import calendar as session_calendar
@@ -306,8 +308,15 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         "calendar_token": session_calendar.calendar_token_get_or_create(
             user=request.user, player=page.player
         ),
+        "ratings": player_ratings_sections(player=page.player),
     }
     return render(request, "tournaments/player.html", context)
+
+
+@require_GET
+def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
+    club = selectors.club_get(slug=slug)
+    return render(request, "tournaments/club_ratings.html", {"page": club_ratings_get(club=club)})
 
 
 # --- Organisers ---------------------------------------------------------------------------------

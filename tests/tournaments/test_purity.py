@@ -16,6 +16,9 @@ PURE = [
     TOURNAMENTS / "problems.py",
     TOURNAMENTS / "bracket_svg.py",
     TOURNAMENTS / "sessions" / "planning.py",
+    TOURNAMENTS / "ratings" / "glicko2.py",
+    TOURNAMENTS / "ratings" / "history.py",
+    TOURNAMENTS / "ratings" / "plot.py",
     *sorted((TOURNAMENTS / "formats").rglob("*.py")),
 ]
 FORBIDDEN = {"django", "rest_framework", "celery", "time", "datetime", "random", "secrets", "uuid", "os"}

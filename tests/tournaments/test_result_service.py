@@ -58,7 +58,8 @@ def test_an_online_game_records_without_a_user_and_enqueues_the_standings(
     assert created and record.version == 1 and record.confirmed
     assert (record.source, record.recorded_by, record.engine_game) == ("engine", None, 9001)
     assert record.value.winner == a.pk  # type: ignore[union-attr]
-    assert len(callbacks) == 1  # the standings recompute, on commit, as for a referee's result
+    # The standings recompute, on commit, as for a referee's result; it enqueues the club's ratings.
+    assert len(callbacks) == 2
     stage = Stage.objects.get(pk=table.stage_id)
     assert stage.results_version == stage.standings_version == 1
 

@@ -83,7 +83,8 @@ def test_api_with_confirmation_voids_game_3_and_the_standings_count_it_for_nothi
         response = _correct_game_2(client, series, players, void_later_games=True)
     assert response.status_code == 201, response.json()
     assert response.json()["version"] == 2 and response.json()["void"] is False
-    assert len(callbacks) == 1  # the standings task, enqueued on commit as for any result
+    # The standings task, enqueued on commit as for any result; it enqueues the club's ratings.
+    assert len(callbacks) == 2
     # history kept: game 2 has both versions, game 3 its result and then a void version on top
     assert _versions(series, 2) == [(1, False, False), (2, True, False)]
     assert _versions(series, 3) == [(1, False, False), (2, True, True)]

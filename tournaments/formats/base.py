@@ -79,6 +79,9 @@ class Seeding(StrEnum):
     MANUAL = "manual"  # the order handed in (the entry list)
     RANDOM = "random"  # shuffled from the stage seed: seeded_order(entrants, seed)
     STANDINGS = "standings"  # the order handed in is an earlier stage's standings
+    # The order handed in is the entrants by current club rating, best first, unrated players last
+    # in entry-list order (the Django side sorts them: tournaments/ratings/selectors.py).
+    RATING = "rating"
 
 
 class Phase(StrEnum):
