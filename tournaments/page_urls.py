@@ -35,4 +35,10 @@ urlpatterns = [
     path("series/<int:series_id>/forfeit/", views.series_forfeit, name="forfeit"),
     path("series/<int:series_id>/games/<int:game_number>/correct/", views.result_correct, name="correct"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
+    path("clubs/<slug:slug>/seasons/", views.club_seasons, name="seasons"),
+    path("clubs/<slug:slug>/seasons/new/", views.season_create, name="season-create"),
+    path("seasons/<int:season_id>/", views.season_detail, name="season"),
+    path("seasons/<int:season_id>/table.csv", views.season_csv, name="season-csv"),
+    path("seasons/<int:season_id>/edit/", views.season_edit, name="season-edit"),
+    path("seasons/<int:season_id>/tournaments/", views.season_tournament, name="season-tournament"),
 ]

@@ -38,4 +38,10 @@ urlpatterns = [
     path("series/<int:series_id>/forfeit/", api.SeriesForfeitApi.as_view(), name="series-forfeit"),
     path("games/", api.GameListApi.as_view(), name="game-list"),
     path("results/", api.ResultListApi.as_view(), name="result-list"),
+    path("seasons/", api.SeasonListCreateApi.as_view(), name="season-list"),
+    path("seasons/<int:season_id>/", api.SeasonDetailApi.as_view(), name="season-detail"),
+    path("seasons/<int:season_id>/table/", api.SeasonTableApi.as_view(), name="season-table"),
+    path(
+        "seasons/<int:season_id>/tournaments/", api.SeasonTournamentsApi.as_view(), name="season-tournaments"
+    ),
 ]

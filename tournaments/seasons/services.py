@@ -15,7 +15,7 @@ from snapleague.users import AnyUser
 from tournaments.access import require_organiser
 from tournaments.models import Club, GameKind, Season, SeasonTournament, Tournament
 from tournaments.seasons.selectors import season_by_id
-from tournaments.seasons.table import SCALE_MAX_LENGTH, SCALE_MAX_POINTS, scale_problem
+from tournaments.seasons.table import DEFAULT_SCALE, SCALE_MAX_LENGTH, SCALE_MAX_POINTS, scale_problem
 
 NAME_MAX = 120
 BEST_RESULTS_MAX = 1000
@@ -78,7 +78,7 @@ def _checked(
         fields["game"] = [_("Choose Snap, Snapszer or both.")]
     scale = list(points_scale) if points_scale is not None else None
     if scale is None:
-        scale = Season._meta.get_field("points_scale").get_default()
+        scale = list(DEFAULT_SCALE)
     problem = scale_problem(scale) if isinstance(scale, list) else "not_whole"
     if problem is not None:
         fields["points_scale"] = [scale_message(problem)]
