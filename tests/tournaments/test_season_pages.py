@@ -78,8 +78,13 @@ def test_club_seasons_page_lists_them_and_offers_new_to_organisers(
 ) -> None:
     url = reverse("tournaments:seasons", args=[season.club.slug])
     assert "Spring 2027" in client.get(url).content.decode()
-    assert reverse("tournaments:season-create", args=[season.club.slug]) not in client.get(url).content.decode()
-    assert reverse("tournaments:season-create", args=[season.club.slug]) in signed_in(organiser).get(url).content.decode()
+    assert (
+        reverse("tournaments:season-create", args=[season.club.slug]) not in client.get(url).content.decode()
+    )
+    assert (
+        reverse("tournaments:season-create", args=[season.club.slug])
+        in signed_in(organiser).get(url).content.decode()
+    )
 
 
 def test_season_create_form(organiser: Account, club: Club) -> None:
@@ -87,7 +92,9 @@ def test_season_create_form(organiser: Account, club: Club) -> None:
     body = {"name": "Autumn", "starts_on": "2027-09-01", "ends_on": "2027-12-31", "points_scale": "10, 6 3"}
     response = signed_in(organiser).post(url, {**body, "best_results": "2"})
     season = Season.objects.get(name="Autumn")
-    assert response.status_code == 302 and response["Location"] == reverse("tournaments:season", args=[season.pk])
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "tournaments:season", args=[season.pk]
+    )
     assert season.points_scale == [10, 6, 3] and season.best_results == 2
 
 
@@ -104,7 +111,13 @@ def test_season_create_form(organiser: Account, club: Club) -> None:
 def test_season_form_errors_next_to_the_field(
     organiser: Account, club: Club, change: dict[str, str], field: str, words: str
 ) -> None:
-    body = {"name": "Autumn", "starts_on": "2027-09-01", "ends_on": "2027-12-31", "points_scale": "", **change}
+    body = {
+        "name": "Autumn",
+        "starts_on": "2027-09-01",
+        "ends_on": "2027-12-31",
+        "points_scale": "",
+        **change,
+    }
     response = signed_in(organiser).post(reverse("tournaments:season-create", args=[club.slug]), body)
     assert response.status_code == 400
     errors = response.context["form"].errors
@@ -125,14 +138,17 @@ def test_season_form_errors_are_translated(organiser: Account, club: Club) -> No
     assert "more than the place above" not in errors["points_scale"][0]
 
 
-def test_season_edit_and_tournament_choices(organiser: Account, season: Season, played: list[Tournament]) -> None:
+def test_season_edit_and_tournament_choices(
+    organiser: Account, season: Season, played: list[Tournament]
+) -> None:
     client = signed_in(organiser)
     edit = reverse("tournaments:season-edit", args=[season.pk])
     page = client.get(edit)
     assert page.status_code == 200
     assert [c.tournament.name for c in page.context["candidates"]] == ["January", "February"]
     response = client.post(
-        reverse("tournaments:season-tournament", args=[season.pk]), {"tournament": played[1].pk, "choice": "out"}
+        reverse("tournaments:season-tournament", args=[season.pk]),
+        {"tournament": played[1].pk, "choice": "out"},
     )
     assert response.status_code == 302
     assert SeasonTournament.objects.get(season=season, tournament=played[1]).included is False
@@ -190,7 +206,12 @@ def test_api_season_table(client: Client, season: Season, played: list[Tournamen
 
 def test_api_season_create_and_patch(organiser: Account, club: Club) -> None:
     client = signed_in(organiser)
-    body: dict[str, Any] = {"club": club.pk, "name": "Autumn", "starts_on": "2027-09-01", "ends_on": "2027-12-31"}
+    body: dict[str, Any] = {
+        "club": club.pk,
+        "name": "Autumn",
+        "starts_on": "2027-09-01",
+        "ends_on": "2027-12-31",
+    }
     created = client.post(reverse("tournaments_api:season-list"), body, content_type="application/json")
     assert created.status_code == 201
     season_id = created.json()["id"]
@@ -220,7 +241,9 @@ def test_api_season_bad_input_is_a_400_with_field_errors(
     organiser: Account, club: Club, change: dict[str, Any], field: str
 ) -> None:
     body = {"club": club.pk, "name": "Autumn", "starts_on": "2027-09-01", "ends_on": "2027-12-31", **change}
-    response = signed_in(organiser).post(reverse("tournaments_api:season-list"), body, content_type="application/json")
+    response = signed_in(organiser).post(
+        reverse("tournaments_api:season-list"), body, content_type="application/json"
+    )
     assert response.status_code == 400
     assert field in response.json()["fields"]
     assert not Season.objects.exists()
@@ -236,7 +259,7 @@ def test_api_season_tournaments(organiser: Account, season: Season, played: list
     ]
     answer = client.post(url, {"tournament": played[0].pk, "choice": "out"}, content_type="application/json")
     assert answer.status_code == 200
-    assert [(t["name"], t["included"], t["choice"]) for t in answer.json()][0] == ("January", False, "out")
+    assert next((t["name"], t["included"], t["choice"]) for t in answer.json()) == ("January", False, "out")
     bad = client.post(url, {"tournament": played[0].pk, "choice": "maybe"}, content_type="application/json")
     assert bad.status_code == 400 and "choice" in bad.json()["fields"]
 
