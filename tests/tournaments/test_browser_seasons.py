@@ -13,7 +13,7 @@ from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
 from tests.tournaments.seasons_world import played_tournament
 from tests.tournaments.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
-from tournaments.models import Club, Player, Season
+from tournaments.models import Player, Season
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
@@ -29,11 +29,11 @@ def test_an_organiser_creates_a_season_and_reads_its_table(
     browser: Any,  # noqa: F811
     server: str,  # noqa: F811
     organiser: Account,
-    club: Club,
     players: list[Player],
     device: dict[str, Any],
 ) -> None:
     anna, bence, csilla, daniel = players[:4]
+    club = anna.club
     for name, day, order in [
         ("January Cup", datetime.date(2027, 1, 10), [anna, bence, csilla, daniel]),
         ("February Cup", datetime.date(2027, 2, 10), [bence, csilla, anna, daniel]),

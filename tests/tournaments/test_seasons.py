@@ -240,3 +240,31 @@ def test_a_knockout_champion_is_first(organiser: Account, club: Club, players: l
     page = season_page_get(user=AnonymousUser(), season_id=a_season(organiser, club).pk)
     assert [line.player for line in page.lines[:2]] == order[:2]
     assert [line.row.points for line in page.lines[:2]] == [25, 18]
+
+
+def test_the_table_follows_new_results(organiser: Account, club: Club, players: list[Player]) -> None:
+    """The placings are memoised by the stages' versions: a result that moves a version is seen."""
+    from tests.conftest import play_open_series
+    from tests.tournaments.seasons_world import on_commit
+    from tournaments.models import Stage
+
+    anna, bence, csilla, daniel = players[:4]
+    tournament = played_tournament(
+        organiser=organiser,
+        players=players[:4],
+        name="Running",
+        day=datetime.date(2027, 3, 1),
+        order=[daniel, csilla, bence, anna],
+        finish=False,
+    )
+    season = a_season(organiser, club)
+    before = season_page_get(user=AnonymousUser(), season_id=season.pk)
+    assert before.provisional
+    stage = Stage.objects.get(tournament=tournament)
+    for _round in range(5):
+        with on_commit():
+            play_open_series(stage.pk, organiser, lambda _s, seated: min(seated, key=lambda p: -p.pk))
+    after = season_page_get(user=AnonymousUser(), season_id=season.pk)
+    assert not after.provisional
+    assert [line.player for line in after.lines] == [daniel, csilla, bence, anna]
+    assert [line.row.points for line in after.lines] == [25, 18, 15, 12]

@@ -11,6 +11,7 @@ import datetime
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -27,6 +28,9 @@ from tournaments.seasons.table import (
     season_table,
 )
 from tournaments.selectors import club_get, stage_champion, tournaments_visible
+
+# How long a tournament's final placings stay memoised (they are keyed by its stages' versions).
+PLACINGS_CACHE_SECONDS = 24 * 3600
 
 
 def season_by_id(*, season_id: int, lock: bool = False) -> Season:
@@ -129,9 +133,20 @@ def _public_ids(club: Club) -> set[int]:
     return set(tournaments_visible(user=AnonymousUser()).filter(club=club).values_list("pk", flat=True))
 
 
+def _placings_key(tournament: Tournament, stages: list[Stage]) -> str:
+    """Everything a tournament's final placings are made of: a new result, a recomputed table, a
+    finished stage or another stage is a new key (nothing to invalidate, on any cache backend)."""
+    parts = ",".join(f"{s.pk}.{s.results_version}.{s.standings_version}.{s.status}" for s in stages)
+    # The creation time too: a test database (SQLite) hands a rolled-back row's id out again.
+    made = tournament.created_at.timestamp()
+    return f"season-placings:{tournament.pk}:{made}:{tournament.status}:{parts}"
+
+
 def tournament_placings_list(tournaments: list[Tournament]) -> list[TournamentPlacings]:
-    """Each tournament's final placings from its stages' stored standings (``table.final_placings``):
-    four queries, plus a stage's own reads for the champion of each finished stage played to one."""
+    """Each tournament's final placings from its stages' stored standings (``table.final_placings``),
+    memoised by its stages' versions (docs/seasons.md): one query for the stages, and for the
+    tournaments not memoised one for their standings plus a finished knockout's own reads for
+    its champion."""
     stages_by_tournament: dict[int, list[Stage]] = {}
     for stage in (
         Stage.objects.filter(tournament__in=tournaments)
@@ -139,27 +154,39 @@ def tournament_placings_list(tournaments: list[Tournament]) -> list[TournamentPl
         .order_by("tournament", "order")
     ):
         stages_by_tournament.setdefault(stage.tournament_id, []).append(stage)
-    rows_by_stage: dict[int, list[tuple[int, int, int]]] = {}
-    for stage_id, player_id, group, rank in (
-        StandingRow.objects.filter(stage__tournament__in=tournaments)
-        .order_by("stage", "group", "position")
-        .values_list("stage_id", "player_id", "group", "rank")
-    ):
-        rows_by_stage.setdefault(stage_id, []).append((player_id, group, rank))
-    found = []
-    for tournament in tournaments:
-        stages = stages_by_tournament.get(tournament.pk, [])
-        standings = []
-        for stage in stages:
-            rows = rows_by_stage.get(stage.pk, [])
-            champion = stage_champion(stage) if rows and stage.status == Stage.Status.FINISHED else None
-            standings.append(StageStandings(rows=rows, champion=champion.pk if champion else None))
-        finished = tournament.status == Tournament.Status.FINISHED or (
-            bool(stages) and all(s.status == Stage.Status.FINISHED for s in stages)
-        )
-        provisional = not finished or any(s.standings_stale for s in stages)
-        found.append(TournamentPlacings(tournament.pk, final_placings(standings), provisional))
-    return found
+    keys = {t.pk: _placings_key(t, stages_by_tournament.get(t.pk, [])) for t in tournaments}
+    known = cache.get_many(list(keys.values()))
+    missing = [t for t in tournaments if keys[t.pk] not in known]
+    if missing:
+        rows_by_stage: dict[int, list[tuple[int, int, int]]] = {}
+        for stage_id, player_id, group, rank in (
+            StandingRow.objects.filter(stage__tournament__in=missing)
+            .order_by("stage", "group", "position")
+            .values_list("stage_id", "player_id", "group", "rank")
+        ):
+            rows_by_stage.setdefault(stage_id, []).append((player_id, group, rank))
+        made = {
+            keys[t.pk]: _tournament_placings(t, stages_by_tournament.get(t.pk, []), rows_by_stage)
+            for t in missing
+        }
+        cache.set_many(made, PLACINGS_CACHE_SECONDS)
+        known.update(made)
+    return [TournamentPlacings(t.pk, *known[keys[t.pk]]) for t in tournaments]
+
+
+def _tournament_placings(
+    tournament: Tournament, stages: list[Stage], rows_by_stage: dict[int, list[tuple[int, int, int]]]
+) -> tuple[dict[int, int], bool]:
+    standings = []
+    for stage in stages:
+        rows = rows_by_stage.get(stage.pk, [])
+        champion = stage_champion(stage) if rows and stage.status == Stage.Status.FINISHED else None
+        standings.append(StageStandings(rows=rows, champion=champion.pk if champion else None))
+    finished = tournament.status == Tournament.Status.FINISHED or (
+        bool(stages) and all(s.status == Stage.Status.FINISHED for s in stages)
+    )
+    provisional = not finished or any(s.standings_stale for s in stages)
+    return {int(str(p)): place for p, place in final_placings(standings).items()}, provisional
 
 
 def season_page_get(*, user: AnyUser, season_id: int) -> SeasonPage:
@@ -170,6 +197,11 @@ def season_page_get(*, user: AnyUser, season_id: int) -> SeasonPage:
     tournaments = [c.tournament for c in candidates]
     placings = tournament_placings_list(tournaments)
     players = {p.pk: p for p in Player.objects.filter(pk__in={p for t in placings for p in t.placings})}
+    # A player deleted since (no entries left) is left out rather than failing the page.
+    placings = [
+        TournamentPlacings(t.tournament, {p: n for p, n in t.placings.items() if p in players}, t.provisional)
+        for t in placings
+    ]
     table = season_table(
         placings,
         scale=season.points_scale,
