@@ -29,6 +29,7 @@ a write in one cell never shows in another (the cells are independent and determ
 
 from __future__ import annotations
 
+import datetime
 import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -55,7 +56,7 @@ from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snapszer
 from tournaments import stages
-from tournaments.models import Club, Player, Series, Stage, Tournament
+from tournaments.models import Club, Player, Season, Series, Stage, Tournament
 from tournaments.services import organiser_invitation_create, tournament_players_add
 from tournaments.sessions import services as session_services
 from tournaments.webhooks.models import WebhookDelivery
@@ -246,6 +247,15 @@ MATRIX: list[Row] = [
     r("tournaments:tournament-calendar",         "GET",    404, 404, 404, 404, 404, 404, on="draft"),
     r("tournaments:club-calendar",               "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:player-calendar",             "GET",    404, 404, 404, 404, 404, 404),
+    # --- seasons (docs/seasons.md): public tables, the club's organisers edit ----------------------
+    r("tournaments:seasons",                     "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:season-create",               "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:season-create",               "POST",   302, 403, 403, 403, 302, 403),  # to the new season
+    r("tournaments:season",                      "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:season-csv",                  "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:season-edit",                 "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:season-edit",                 "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:season-tournament",           "POST",   302, 403, 403, 403, 302, 403),
     # --- the API (/api/): a write by someone not signed in is a 403 (session authentication) --------
     r("tournaments_api:club-list",               "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:club-list",               "POST",   403, 201, 201, 201, 201, 201),
@@ -314,6 +324,13 @@ MATRIX: list[Row] = [
     r("tournaments_api:webhook-test",            "POST",   403, 403, 403, 403, 201, 403),
     r("tournaments_api:webhook-deliveries",      "GET",    403, 403, 403, 403, 200, 403),
     r("tournaments_api:webhook-redeliver",       "POST",   403, 403, 403, 403, 202, 403),
+    r("tournaments_api:season-list",             "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:season-list",             "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:season-detail",           "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:season-detail",           "PATCH",  403, 403, 403, 403, 200, 403),
+    r("tournaments_api:season-table",            "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:season-tournaments",      "GET",    403, 403, 403, 403, 200, 403),
+    r("tournaments_api:season-tournaments",      "POST",   403, 403, 403, 403, 200, 403),
     r("schema",                                  "GET",    200, 200, 200, 200, 200, 200),
     r("api-docs",                                "GET",    200, 200, 200, 200, 200, 200),
     r("api-redoc",                               "GET",    200, 200, 200, 200, 200, 200),
@@ -330,6 +347,7 @@ BODY_NAMES_THE_TARGET = {
     "tournaments_api:player-list",
     "tournaments_api:tournament-list",
     "tournaments_api:stage-list",
+    "tournaments_api:season-list",
 }
 
 
@@ -505,6 +523,9 @@ def _build() -> World:
         user=organiser, tournament=draft, name="Autumn night", starts_at=timezone.now() + timedelta(days=1)
     )
     later = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    season = Season.objects.create(
+        club=club, name="Season", starts_on=datetime.date(2000, 1, 1), ends_on=datetime.date(2999, 12, 31)
+    )
 
     base = {
         "slug": club.slug,
@@ -520,6 +541,7 @@ def _build() -> World:
         "endpoint_id": endpoint.pk,
         "delivery_id": delivered.pk,
         "session_id": night.pk,
+        "season_id": season.pk,
     }
     targets = {
         "running": base,
@@ -588,6 +610,29 @@ def _build() -> World:
             "events": ["round.published"],
         },
         ("tournaments_api:webhook-detail", "running"): {"active": False},
+        ("tournaments:season-create", "running"): {
+            "name": "Autumn",
+            "starts_on": "2027-09-01",
+            "ends_on": "2027-12-31",
+            "points_scale": "10, 6, 3",
+            "best_results": "",
+        },
+        ("tournaments:season-edit", "running"): {
+            "name": "Season",
+            "starts_on": "2000-01-01",
+            "ends_on": "2999-12-31",
+            "points_scale": "25, 18, 15",
+            "best_results": "2",
+        },
+        ("tournaments:season-tournament", "running"): {"tournament": running.pk, "choice": "out"},
+        ("tournaments_api:season-list", "running"): {
+            "club": club.pk,
+            "name": "Autumn",
+            "starts_on": "2027-09-01",
+            "ends_on": "2027-12-31",
+        },
+        ("tournaments_api:season-detail", "running"): {"best_results": 3},
+        ("tournaments_api:season-tournaments", "running"): {"tournament": running.pk, "choice": "in"},
         ("tournaments:correct", "running"): {
             "game": 1,
             "expected_version": 1,

@@ -19,8 +19,9 @@ from django.utils.translation import gettext as _
 from snapleague.users import AnyUser
 from tournaments.models import GameResult, Round, Series, Tournament
 from tournaments.results.values import stored_outcome
+from tournaments.seasons.selectors import SeasonPage, season_page_get
 from tournaments.selectors import StandingsPage, stage_standings_page_get, stages_visible, tournament_get
-from tournaments.templatetags.league import tiebreak_long, tiebreak_value
+from tournaments.templatetags.league import season_separated_by, tiebreak_long, tiebreak_value
 
 EXPORT_FORMAT = "snapleague.tournament"
 EXPORT_VERSION = 1
@@ -57,6 +58,43 @@ def standings_csv(*, user: AnyUser, stage_id: int) -> tuple[StandingsPage, str]:
         for group in page.groups
         for row in group.rows
     ]
+    return page, csv_text(header, rows)
+
+
+def season_csv(*, user: AnyUser, season_id: int) -> tuple[SeasonPage, str]:
+    """The season table as its page shows it: rank, player, points, results counted of played,
+    wins, why below the player above, then per tournament (oldest first) the place and the points
+    (empty: did not play; the points in brackets: not counted among the best; a * after the
+    place: the tournament has not finished)."""
+    page = season_page_get(user=user, season_id=season_id)
+    header = [_("Rank"), _("Player"), _("Player id"), _("Points"), _("Counted"), _("Played"), _("Wins")]
+    header += [_("Separated from the player above by")]
+    for column in page.columns:
+        header += [
+            _("%(tournament)s: place") % {"tournament": column.tournament.name},
+            _("%(tournament)s: points") % {"tournament": column.tournament.name},
+        ]
+    rows = []
+    for line in page.lines:
+        row = line.row
+        cells: list[Any] = [
+            row.rank,
+            line.player.name,
+            line.player.pk,
+            row.points,
+            row.counted,
+            row.played,
+            row.wins,
+            season_separated_by(row.separated_by) if row.separated_by else "",
+        ]
+        for result in line.cells:
+            if result is None:
+                cells += ["", ""]
+            else:
+                place = f"{result.place}*" if result.provisional else result.place  # type: ignore[attr-defined]
+                points = result.points if result.counted else f"({result.points})"  # type: ignore[attr-defined]
+                cells += [place, points]
+        rows.append(cells)
     return page, csv_text(header, rows)
 
 

@@ -738,3 +738,62 @@ class CalendarToken(models.Model):
 
     def __str__(self) -> str:
         return f"calendar of {self.player}"
+
+
+def default_points_scale() -> list[int]:
+    """Season points for 1st, 2nd, … place (tournaments/seasons/table.py ``DEFAULT_SCALE``)."""
+    return [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]
+
+
+class Season(models.Model):
+    """A club's season: its tournaments from ``starts_on`` to ``ends_on`` (by the day a tournament
+    starts, or was created when it has no start), less those the organiser excluded, plus those
+    they included (``SeasonTournament``); a table of points per final placing (docs/seasons.md)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=120)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+    # Only this game's tournaments (blank: both games).
+    game = models.CharField(_("game"), max_length=16, choices=GAME_KIND_CHOICES, blank=True)
+    points_scale = models.JSONField(_("points per place"), default=default_points_scale)
+    best_results = models.PositiveSmallIntegerField(
+        _("best results counting"), null=True, blank=True, help_text=_("Blank: every result counts.")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "-starts_on", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=models.F("starts_on")), name="season_ends_after_start"
+            ),
+            models.CheckConstraint(
+                condition=Q(best_results__isnull=True) | Q(best_results__gte=1), name="season_best_results_1"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeasonTournament(models.Model):
+    """The organiser's choice for one tournament of the club: in the season (``included``) although
+    its date is outside, or out of it although its date is inside. No row: by date."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="choices")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="season_choices")
+    included = models.BooleanField()
+
+    class Meta:
+        ordering = ["season", "tournament"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "tournament"], name="season_tournament_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.tournament} {'in' if self.included else 'out'}"

@@ -70,4 +70,10 @@ urlpatterns = [
     ),
     path("clubs/<slug:slug>/calendar.ics", session_views.club_calendar, name="club-calendar"),
     path("calendar/<str:token>.ics", session_views.player_calendar, name="player-calendar"),
+    path("clubs/<slug:slug>/seasons/", views.club_seasons, name="seasons"),
+    path("clubs/<slug:slug>/seasons/new/", views.season_create, name="season-create"),
+    path("seasons/<int:season_id>/", views.season_detail, name="season"),
+    path("seasons/<int:season_id>/table.csv", views.season_csv, name="season-csv"),
+    path("seasons/<int:season_id>/edit/", views.season_edit, name="season-edit"),
+    path("seasons/<int:season_id>/tournaments/", views.season_tournament, name="season-tournament"),
 ]

@@ -81,4 +81,10 @@ urlpatterns = [
         webhooks_api.WebhookDeliveryRedeliverApi.as_view(),
         name="webhook-redeliver",
     ),
+    path("seasons/", api.SeasonListCreateApi.as_view(), name="season-list"),
+    path("seasons/<int:season_id>/", api.SeasonDetailApi.as_view(), name="season-detail"),
+    path("seasons/<int:season_id>/table/", api.SeasonTableApi.as_view(), name="season-table"),
+    path(
+        "seasons/<int:season_id>/tournaments/", api.SeasonTournamentsApi.as_view(), name="season-tournaments"
+    ),
 ]

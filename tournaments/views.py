@@ -29,6 +29,7 @@ from tournaments.forms import (
     PlayersAddForm,
     RefereeAddForm,
     ResultForm,
+    SeasonForm,
     SessionCreateForm,
     StageCreateForm,
     TournamentCreateForm,
@@ -38,6 +39,8 @@ from tournaments.ratings.page import player_ratings_sections
 from tournaments.ratings.selectors import club_ratings_get
 from tournaments.results import services as result_services
 from tournaments.results.selectors import result_target_get
+from tournaments.seasons import selectors as season_selectors
+from tournaments.seasons import services as season_services
 from tournaments.sessions import calendar as session_calendar
 from tournaments.sessions import selectors as session_selectors
 from tournaments.templatetags.league import result_summary
@@ -681,3 +684,114 @@ def result_correct(request: HttpRequest, series_id: int, game_number: int) -> Ht
     if request.method == "GET":
         return _result_page(request, page, form, line=line)
     return _record(request, page, form, line=line)
+
+
+# --- Seasons (docs/seasons.md) -------------------------------------------------------------------
+
+
+@require_GET
+def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
+    page = season_selectors.club_seasons_page_get(user=request.user, slug=slug)
+    return render(request, "tournaments/seasons.html", {"page": page})
+
+
+@require_GET
+def season_detail(request: HttpRequest, season_id: int) -> HttpResponse:
+    page = season_selectors.season_page_get(user=request.user, season_id=season_id)
+    return render(request, "tournaments/season.html", {"page": page})
+
+
+@require_GET
+def season_csv(request: HttpRequest, season_id: int) -> HttpResponse:
+    """The season table as a spreadsheet (docs/exports.md)."""
+    page, text = exports.season_csv(user=request.user, season_id=season_id)
+    return _csv_response(text, f"{page.season.club.name} {page.season.name}")
+
+
+def _season_form_post(request: HttpRequest, form: SeasonForm, save: Any) -> tuple[Any, int]:
+    """Validate ``form`` and call ``save(**fields)``; returns (the saved season or None, status)."""
+    if not form.is_valid():
+        return None, 400
+    try:
+        return save(**form.service_kwargs()), 200
+    except ApplicationError as exc:
+        _apply_service_error(form, exc)
+        return None, exc.status
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_create(request: HttpRequest, slug: str) -> HttpResponse:
+    page = selectors.club_manage_page_get(user=request.user, slug=slug)
+    status = 200
+    if request.method == "POST":
+        form = SeasonForm(request.POST)
+        season, status = _season_form_post(
+            request,
+            form,
+            lambda **fields: season_services.season_create(user=request.user, club=page.club, **fields),
+        )
+        if season is not None:
+            messages.success(request, _("Season created."))
+            return redirect("tournaments:season", season_id=season.pk)
+    else:
+        form = SeasonForm(initial={"points_scale": season_services.DEFAULT_SCALE})
+    context = {"club": page.club, "form": form, "season": None}
+    return render(request, "tournaments/season_form.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_edit(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = season_selectors.season_manage_get(user=request.user, season_id=season_id)
+    status = 200
+    if request.method == "POST":
+        form = SeasonForm(request.POST)
+        saved, status = _season_form_post(
+            request,
+            form,
+            lambda **fields: season_services.season_update(user=request.user, season_id=season.pk, **fields),
+        )
+        if saved is not None:
+            messages.success(request, _("Season saved."))
+            return redirect("tournaments:season", season_id=season.pk)
+    else:
+        form = SeasonForm(
+            initial={
+                "name": season.name,
+                "starts_on": season.starts_on,
+                "ends_on": season.ends_on,
+                "game": season.game,
+                "points_scale": season.points_scale,
+                "best_results": season.best_results,
+            }
+        )
+    context = {
+        "club": season.club,
+        "form": form,
+        "season": season,
+        "candidates": season_selectors.season_candidates(season=season),
+    }
+    return render(request, "tournaments/season_form.html", context, status=status)
+
+
+@login_required
+@require_POST
+def season_tournament(request: HttpRequest, season_id: int) -> HttpResponse:
+    """In, out, or by date: one tournament of the season's club (the edit page's buttons)."""
+    season = season_selectors.season_manage_get(user=request.user, season_id=season_id)
+    raw = request.POST.get("tournament", "")
+    try:
+        season_services.season_tournament_set(
+            user=request.user,
+            season_id=season.pk,
+            tournament_id=int(raw) if raw.isdigit() and len(raw) < 19 else 0,
+            choice=request.POST.get("choice", ""),
+        )
+    except ApplicationError as exc:
+        if exc.status in (403, 404):
+            raise
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(request, _("Season tournaments saved."))
+    return redirect(f"{reverse('tournaments:season-edit', args=[season.pk])}#tournaments")

@@ -19,6 +19,7 @@ PURE = [
     TOURNAMENTS / "ratings" / "glicko2.py",
     TOURNAMENTS / "ratings" / "history.py",
     TOURNAMENTS / "ratings" / "plot.py",
+    TOURNAMENTS / "seasons" / "table.py",
     *sorted((TOURNAMENTS / "formats").rglob("*.py")),
 ]
 FORBIDDEN = {"django", "rest_framework", "celery", "time", "datetime", "random", "secrets", "uuid", "os"}

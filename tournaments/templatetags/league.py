@@ -154,3 +154,18 @@ def result_summary(value: ResultValue | None, names: Mapping[int, str]) -> str:
         counts = ", ".join(f"{_name(names, p)} {c}" for p, c in value.card_counts.items())
         head += f" · {_('adjudicated')}: {counts}"
     return head + tail
+
+
+@register.filter
+def season_separated_by(name: str) -> str:
+    """What put a season table row below the one above, in words (tournaments/seasons/table.py:
+    ``points``, ``places_<n>``, ``head_to_head``)."""
+    from tournaments.seasons.table import HEAD_TO_HEAD, PLACES_PREFIX, POINTS
+
+    if name == POINTS:
+        return str(_("on points"))
+    if name == HEAD_TO_HEAD:
+        return str(_("on head-to-head"))
+    if name.startswith(PLACES_PREFIX):
+        return str(_("fewer finishes in place %(place)s") % {"place": name.removeprefix(PLACES_PREFIX)})
+    return name
