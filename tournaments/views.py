@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import exports, player_import, selectors, services, stages, table_sheets
+from tournaments import exports, player_import, screen, selectors, services, stages, table_sheets
 from tournaments.access import user_is_organiser
 from tournaments.forms import (
     ClubCreateForm,
@@ -279,6 +279,25 @@ def stage_standings_fragment(request: HttpRequest, stage_id: int) -> HttpRespons
 def stage_version(request: HttpRequest, stage_id: int) -> JsonResponse:
     version = selectors.stage_version_get(user=request.user, stage_id=stage_id)
     return _changed(request, version, "standings-changed")
+
+
+@require_GET
+def tournament_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The room's big screen: cycles the current round's tables, the standings and the bracket
+    every ``?seconds=`` (docs/web.md, "The big screen")."""
+    page = screen.tournament_screen_get(user=request.user, tournament_id=tournament_id)
+    context = {
+        "page": page,
+        "poll": LIVE_POLL_SECONDS,
+        "seconds": screen.screen_seconds(request.GET.get("seconds")),
+    }
+    return render(request, "tournaments/screen.html", context)
+
+
+@require_GET
+def tournament_screen_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    page = screen.tournament_screen_get(user=request.user, tournament_id=tournament_id)
+    return render(request, "tournaments/_screen_body.html", {"page": page, "poll": LIVE_POLL_SECONDS})
 
 
 @login_required
