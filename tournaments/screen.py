@@ -198,7 +198,7 @@ def screen_build(*, user: AnyUser, tournament: Tournament, source: RoundSource) 
         return ScreenPage(tournament, None, [], [empty], stages, None)
     scores = series_scores(stage=current.stage, series=current.series)
     tables = [_table(s, scores.get(s.pk)) for s in current.series]
-    title = f"{current.stage.name} · {current.round}"
+    title = _("Tables")
     chunks = _chunks(tables, TABLES_PER_PANEL) or [[]]
     panels = [
         Panel(

@@ -64,7 +64,7 @@ def test_anyone_sees_the_current_rounds_tables_and_who_is_still_playing(
     # Then it shows round 1's two tables with their players, the score so far and what still plays,
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Round 1" in html and "2 of 2 tables still playing" in html
+    assert "Round 1" in html and "2 of 2 tables still to finish" in html
     for series in first:
         for seat in series.seats.all():
             assert seat.player.name in html
@@ -88,7 +88,7 @@ def test_the_current_round_moves_on_once_every_table_has_finished(
             _win(referee, series)
     html = _client().get(f"/tournaments/{stage.tournament_id}/screen/").content.decode()
     assert "Round 2" in html and "Round 1" not in html
-    assert "2 of 2 tables still playing" in html
+    assert "2 of 2 tables still to finish" in html
     # and the standings are shown, as the public standings page ranks them.
     assert "standings-0-1" in _panels(html) and '<td class="rank">1</td>' in html
 
@@ -105,7 +105,7 @@ def test_a_knockout_also_shows_its_bracket_and_the_winner_of_a_table(
     html = _client().get(f"/tournaments/{tournament.pk}/screen/").content.decode()
     assert _panels(html)[-1] == "bracket" and "bracket-body-svg" in html
     assert re.search(r'<li class="won"><span class="screen-name"><span aria-hidden="true">★ </span>', html)
-    assert "1 of 2 tables still playing" in html
+    assert "1 of 2 tables still to finish" in html
 
 
 def test_a_draft_is_not_found_for_those_who_may_not_see_it(
