@@ -13,7 +13,12 @@ from snapleague.chromium import CHROMIUM
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments.test_browser import browser, server  # noqa: F401  (fixtures)
 from tournaments.models import GameKind, Player, Series, StageFormat
-from tournaments.services import stage_create, stage_rounds_generate, tournament_create, tournament_players_add
+from tournaments.services import (
+    stage_create,
+    stage_rounds_generate,
+    tournament_create,
+    tournament_players_add,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -47,9 +52,15 @@ def test_the_big_screen_cycles_follows_a_result_and_answers_the_desk(
     )
     stage_rounds_generate(user=organiser, stage_id=stage.pk)
     tables = list(Series.objects.filter(stage=stage, round__number=1).order_by("table"))
-    record_result(user=organiser, series_id=tables[0].pk, game_number=1, result=snapszer_win(*_seated(tables[0])))
-    record_result(user=organiser, series_id=tables[1].pk, game_number=1, result=snapszer_win(*_seated(tables[1])))
-    record_result(user=organiser, series_id=tables[1].pk, game_number=2, result=snapszer_win(*_seated(tables[1])))
+    record_result(
+        user=organiser, series_id=tables[0].pk, game_number=1, result=snapszer_win(*_seated(tables[0]))
+    )
+    record_result(
+        user=organiser, series_id=tables[1].pk, game_number=1, result=snapszer_win(*_seated(tables[1]))
+    )
+    record_result(
+        user=organiser, series_id=tables[1].pk, game_number=2, result=snapszer_win(*_seated(tables[1]))
+    )
 
     # When the screen is opened by nobody signed in, at full HD, turning every 5 seconds,
     context = browser.new_context(**FULL_HD)
@@ -69,7 +80,9 @@ def test_the_big_screen_cycles_follows_a_result_and_answers_the_desk(
     # and a result recorded meanwhile shows on it without a reload (table 1: 2 games to 0, decided).
     table_one = page.locator(".screen-table[data-table='1']")
     assert "playing" in (table_one.get_attribute("class") or "")
-    record_result(user=organiser, series_id=tables[0].pk, game_number=2, result=snapszer_win(*_seated(tables[0])))
+    record_result(
+        user=organiser, series_id=tables[0].pk, game_number=2, result=snapszer_win(*_seated(tables[0]))
+    )
     page.wait_for_function(
         "() => document.querySelector(\".screen-table[data-table='1']\").classList.contains('decided')"
     )
@@ -93,14 +106,13 @@ def test_the_big_screen_cycles_follows_a_result_and_answers_the_desk(
 
     # Large type: a player's name is at least 36 px tall at 1920×1080 (read from 5 m), and the
     # page fits the screen without scrolling.
-    size = page.evaluate(
-        "parseFloat(getComputedStyle(document.querySelector('.screen-seats li')).fontSize)"
-    )
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.screen-seats li')).fontSize)")
     assert size >= 36
     assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
-    assert page.evaluate(
-        "getComputedStyle(document.querySelector('[data-panel]:not([hidden])')).animationName"
-    ) == "screen-in"
+    assert (
+        page.evaluate("getComputedStyle(document.querySelector('[data-panel]:not([hidden])')).animationName")
+        == "screen-in"
+    )
     # The picture for the README: a fresh screen that will not turn while it is taken, once its
     # panel has faded in.
     page.goto(f"{server}/tournaments/{tournament.pk}/screen/?seconds=600")
@@ -113,7 +125,10 @@ def test_the_big_screen_cycles_follows_a_result_and_answers_the_desk(
     calm = browser.new_context(**FULL_HD, reduced_motion="reduce")
     calm_page = calm.new_page()
     calm_page.goto(f"{server}/tournaments/{tournament.pk}/screen/")
-    assert calm_page.evaluate(
-        "getComputedStyle(document.querySelector('[data-panel]:not([hidden])')).animationName"
-    ) == "none"
+    assert (
+        calm_page.evaluate(
+            "getComputedStyle(document.querySelector('[data-panel]:not([hidden])')).animationName"
+        )
+        == "none"
+    )
     calm.close()
