@@ -160,6 +160,11 @@ MATRIX: list[Row] = [
     r("tournaments:invitation",                  "GET",    302, 200, 200, 200, 200, 200, on="invite"),
     # Accepting makes an organiser of the club; its own organiser is one already (409).
     r("tournaments:invitation",                  "POST",   302, 302, 302, 302, 409, 302, on="invite"),
+    # The big screen and its fragment: as public as the tournament page.
+    r("tournaments:screen",                      "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:screen",                      "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:screen-body",                 "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:screen-body",                 "GET",    404, 404, 200, 404, 200, 404, on="draft"),
     r("tournaments:audit",                       "GET",    302, 403, 403, 403, 200, 403),
     r("tournaments:audit",                       "GET",    302, 404, 403, 404, 200, 404, on="draft"),
     r("tournaments:players-add",                 "POST",   302, 403, 403, 403, 302, 403),

@@ -391,7 +391,8 @@ def _seat_svg(
         f'<text class="nm" x="0" y="15"{style}>{_text(shown)}</text></svg>'
     )
     if seat.url and full:
-        name = f'<a class="nm-a" href="{_attr(_url(seat.url))}">{name}</a>'
+        # Named for assistive technology: the visible text sits in a nested, clipping <svg>.
+        name = f'<a class="nm-a" href="{_attr(_url(seat.url))}" aria-label="{_attr(full)}">{name}</a>'
     parts = [f'<g class="seat seat-{state}">']
     if full:
         parts.append(f"<title>{_text(full)}</title>")

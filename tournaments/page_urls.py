@@ -19,6 +19,10 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/referees/", views.tournament_referee_add, name="referee-add"),
     path("tournaments/<int:tournament_id>/stages/new/", views.stage_create, name="stage-create"),
     path("tournaments/<int:tournament_id>/audit/", views.tournament_audit, name="audit"),
+    path("tournaments/<int:tournament_id>/screen/", views.tournament_screen, name="screen"),
+    path(
+        "tournaments/<int:tournament_id>/screen/body/", views.tournament_screen_fragment, name="screen-body"
+    ),
     path("stages/<int:stage_id>/", views.stage_detail, name="stage"),
     path("stages/<int:stage_id>/body/", views.stage_fragment, name="stage-body"),
     path("stages/<int:stage_id>/preview/", views.stage_preview, name="stage-preview"),

@@ -21,7 +21,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from snapleague.api_errors import error_body
 from snapleague.errors import ApplicationError
-from tournaments import exports, player_import, record_offline, selectors, services, stages, table_sheets
+from tournaments import (
+    exports,
+    player_import,
+    record_offline,
+    screen,
+    selectors,
+    services,
+    stages,
+    table_sheets,
+)
 from tournaments.access import user_is_organiser
 from tournaments.forms import (
     ClubCreateForm,
@@ -291,6 +300,25 @@ def stage_standings_fragment(request: HttpRequest, stage_id: int) -> HttpRespons
 def stage_version(request: HttpRequest, stage_id: int) -> JsonResponse:
     version = selectors.stage_version_get(user=request.user, stage_id=stage_id)
     return _changed(request, version, "standings-changed")
+
+
+@require_GET
+def tournament_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The room's big screen: cycles the current round's tables, the standings and the bracket
+    every ``?seconds=`` (docs/web.md, "The big screen")."""
+    page = screen.tournament_screen_get(user=request.user, tournament_id=tournament_id)
+    context = {
+        "page": page,
+        "poll": LIVE_POLL_SECONDS,
+        "seconds": screen.screen_seconds(request.GET.get("seconds")),
+    }
+    return render(request, "tournaments/screen.html", context)
+
+
+@require_GET
+def tournament_screen_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    page = screen.tournament_screen_get(user=request.user, tournament_id=tournament_id)
+    return render(request, "tournaments/_screen_body.html", {"page": page, "poll": LIVE_POLL_SECONDS})
 
 
 @login_required

@@ -1,0 +1,222 @@
+"""Accessibility (issue 15): axe-core, vendored in tests/fixtures/axe/ (no CDN: the tests run
+offline), on every page type in headless Chromium, phone and desktop: no serious or critical
+violation. And the keyboard: every control of a page is reached by Tab, in the order it reads, and
+shows where the focus is (docs/web.md, "Accessibility")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.engine.protocol import GameKind
+from games.online.services import table_create
+from snapleague.chromium import CHROMIUM
+from snapleague.users import Account
+from tests.conftest import record_result, snapszer_win
+from tests.games.online.finished_games import play_snapszer
+from tests.tournaments.test_browser import PHONE, browser, server  # noqa: F401  (fixtures)
+from tournaments import stages
+from tournaments.models import Club, Player, Series, Stage, Tournament
+from tournaments.services import organiser_invitation_create, tournament_players_add
+
+AXE = Path(__file__).resolve().parent / "fixtures" / "axe" / "axe.min.js"
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PASSWORD = "pw-for-tests-only"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+
+@dataclass
+class World:
+    club: Club
+    tournament: Tournament
+    draft_stage: Stage
+    league: Stage
+    knockout: Stage
+    played: Series
+    player: Player
+    casual: Any
+    snap: Any
+    finished: Any
+    invitation: str
+
+
+@pytest.fixture
+def world(make_user: Callable[..., Account], settings: Any) -> World:
+    settings.ONLINE_BOT_DELAY = 0.0
+    organiser = make_user("organiser", is_staff=True)
+    referee = make_user("referee")
+    anna_user = make_user("anna")
+    club = Club.objects.create(name="Hatvan Card Club", slug="hatvan")
+    club.organisers.add(organiser)
+    names = ["Anna", "Bence", "Csilla", "Dániel"]
+    people = [
+        Player.objects.create(club=club, name=n, user=anna_user if n == "Anna" else None) for n in names
+    ]
+    from tournaments.services import tournament_create, tournament_referee_add
+
+    tournament = tournament_create(user=organiser, club=club, name="Spring Snapszer", game=GameKind.SNAPSZER)
+    tournament_players_add(user=organiser, tournament=tournament, players=people)
+    tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
+    league = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
+    stages.stage_round_publish(user=organiser, stage_id=league.pk)
+    knockout = stages.stage_create(
+        user=organiser, tournament=tournament, name="Cup", format="single_elimination"
+    )
+    stages.stage_round_publish(user=organiser, stage_id=knockout.pk)
+    draft_stage = stages.stage_create(user=organiser, tournament=tournament, name="Later", format="swiss")
+    played = Series.objects.filter(stage=league, seats__player=people[0]).order_by("round__number").first()
+    assert played is not None
+    first, second = [s.player for s in played.seats.order_by("seat")]
+    record_result(user=referee, series_id=played.pk, game_number=1, result=snapszer_win(first, second))
+    casual = table_create(user=anna_user, kind=GameKind.SNAPSZER, options={"profile": "snapszer"}, seats=2)
+    snap = table_create(user=anna_user, kind="snap", options={}, seats=2, bots=["casual"])
+    finished = table_create(
+        user=anna_user, kind=GameKind.SNAPSZER, options={"profile": "snapszer"}, seats=2, bots=["casual"]
+    )
+    play_snapszer(finished)
+    _invitation, token = organiser_invitation_create(user=organiser, club=club)
+    return World(
+        club, tournament, draft_stage, league, knockout, played, people[0], casual, snap, finished, token
+    )
+
+
+# Each page type: who looks (None: nobody signed in) and where.
+PAGES: dict[str, tuple[str | None, Callable[[World], str]]] = {
+    "home": ("anna", lambda w: "/"),
+    "login": (None, lambda w: "/accounts/login/"),
+    "not found": (None, lambda w: "/tournaments/999999/"),
+    "club": ("organiser", lambda w: f"/clubs/{w.club.slug}/"),
+    "new club": ("anna", lambda w: "/clubs/new/"),
+    "player import": ("organiser", lambda w: f"/clubs/{w.club.slug}/players/import/"),
+    "invitation": ("anna", lambda w: f"/invitations/{w.invitation}/"),
+    "tournament": ("organiser", lambda w: f"/tournaments/{w.tournament.pk}/"),
+    "audit": ("organiser", lambda w: f"/tournaments/{w.tournament.pk}/audit/"),
+    "stage": ("organiser", lambda w: f"/stages/{w.league.pk}/"),
+    "bracket": (None, lambda w: f"/stages/{w.knockout.pk}/"),
+    "stage preview": ("organiser", lambda w: f"/stages/{w.draft_stage.pk}/preview/"),
+    "round": ("referee", lambda w: f"/stages/{w.league.pk}/rounds/1/"),
+    "round sheets": ("referee", lambda w: f"/stages/{w.league.pk}/rounds/1/sheets/"),
+    "standings": (None, lambda w: f"/stages/{w.league.pk}/standings/"),
+    "series": ("organiser", lambda w: f"/series/{w.played.pk}/"),
+    "record form": ("referee", lambda w: f"/series/{w.played.pk}/record/"),
+    "correction form": ("organiser", lambda w: f"/series/{w.played.pk}/games/1/correct/"),
+    "player": (None, lambda w: f"/players/{w.player.pk}/"),
+    "big screen": (None, lambda w: f"/tournaments/{w.tournament.pk}/screen/"),
+    "lobby": ("anna", lambda w: "/play/"),
+    "join": ("referee", lambda w: f"/play/join/{w.casual.invite_token}/"),
+    "snapszer table": ("anna", lambda w: f"/play/{w.casual.pk}/"),
+    "snap table": ("anna", lambda w: f"/play/{w.snap.pk}/"),
+    "replay": (None, lambda w: f"/play/{w.finished.pk}/replay/"),
+    "verify": (None, lambda w: f"/play/{w.finished.pk}/verify/"),
+    "fairness": (None, lambda w: "/play/fairness/"),
+}
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({id: v.id, impact: v.impact, help: v.help,
+                  nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + " :: " + n.failureSummary)}));
+}"""
+
+
+def _open(chromium: Any, base: str, device: dict[str, Any], username: str | None, url: str) -> Any:
+    # The page's Content-Security-Policy would refuse the injected axe script: bypassed in this
+    # context only (the pages' own scripts are files either way).
+    context = chromium.new_context(**device, bypass_csp=True)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    if username is not None:
+        page.goto(f"{base}/accounts/login/")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_load_state()
+    page.goto(f"{base}{url}")
+    page.wait_for_load_state("networkidle")
+    return page
+
+
+@pytest.fixture
+def opened(browser: Any, server: str, world: World) -> Iterator[Callable[..., Any]]:  # noqa: F811
+    contexts = []
+
+    def open_page(name: str, device: dict[str, Any]) -> Any:
+        username, url = PAGES[name]
+        page = _open(browser, server, device, username, url(world))
+        contexts.append(page.context)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("name", list(PAGES))
+def test_no_serious_or_critical_axe_violation(
+    opened: Callable[..., Any], name: str, device: dict[str, Any]
+) -> None:
+    page = opened(name, device)
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(AXE_RUN)
+    assert violations == [], f"{name}: {violations}"
+
+
+# Every control a visitor could use: shown (not in a closed <details> either), enabled, not taken
+# out of the tab order. A group of radio buttons is one stop (its arrows move within it).
+KEY = """(el) => el.type === "radio" ? "radio group " + el.name : el.outerHTML.slice(0, 120)"""
+CONTROLS = (
+    """() => Array.from(document.querySelectorAll(
+    "a[href], button, input:not([type=hidden]), select, textarea, [tabindex]"))
+  .filter((el) => !el.disabled && el.tabIndex >= 0 && !el.closest("[inert]")
+          && el.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true}))
+  .map("""
+    + KEY
+    + ")"
+)
+
+FOCUSED = (
+    """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const style = getComputedStyle(el);
+  // Focus on a browser's own part of a field (the date-time field's calendar button): the field
+  // itself is not :focus then, and the part is styled by its own rule.
+  const shown = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0)
+    || style.boxShadow !== "none" || !el.matches(":focus");
+  return {html: ("""
+    + KEY
+    + """)(el), shown};
+}"""
+)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("name", [n for n in PAGES if n not in ("snap table", "snapszer table")])
+def test_every_control_is_reached_by_tab_and_shows_the_focus(opened: Callable[..., Any], name: str) -> None:
+    # (The live tables change their controls with every move; their keys are tested with them.)
+    page = opened(name, DESKTOP)
+    controls = page.evaluate(CONTROLS)
+    reached: list[str] = []
+    unmarked: list[str] = []
+    page.locator("body").click(position={"x": 1, "y": 1})  # start from the top of the page
+    for _ in range(len(controls) + 5):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED)
+        if focused is None or (reached and focused["html"] == reached[0]):
+            break
+        reached.append(focused["html"])
+        if not focused["shown"]:
+            unmarked.append(focused["html"])
+    assert set(controls) <= set(reached), f"{name}: not reached by Tab: {set(controls) - set(reached)}"
+    assert unmarked == [], f"{name}: no visible focus on {unmarked}"

@@ -1,0 +1,134 @@
+"""The big screen in headless Chromium at 1920×1080: it cycles by itself, follows a result recorded
+meanwhile without a reload, answers the desk's keys, respects prefers-reduced-motion, and leaves
+its picture in docs/big-screen.png (the README shows it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from snapleague.chromium import CHROMIUM
+from tests.conftest import record_result, snapszer_win
+from tests.tournaments.test_browser import browser, server  # noqa: F401  (fixtures)
+from tournaments.models import GameKind, Player, Series, StageFormat
+from tournaments.services import (
+    stage_create,
+    stage_rounds_generate,
+    tournament_create,
+    tournament_players_add,
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+FULL_HD = {"viewport": {"width": 1920, "height": 1080}}
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "big-screen.png"
+
+
+def _seated(series: Series) -> list[Player]:
+    return [seat.player for seat in series.seats.order_by("seat")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_big_screen_cycles_follows_a_result_and_answers_the_desk(
+    server: str,  # noqa: F811
+    browser: Any,  # noqa: F811
+    club: Any,
+    referee: Any,
+    players: list[Player],
+) -> None:
+    # Given a running Snapszer league of eight (four tables), one game already recorded;
+    organiser = club.organisers.get()
+    tournament = tournament_create(
+        user=organiser, club=club, name="Thursday Snapszer", game=GameKind.SNAPSZER
+    )
+    tournament_players_add(user=organiser, tournament=tournament, players=players)
+    stage = stage_create(
+        user=organiser, tournament=tournament, name="League", format=StageFormat.ROUND_ROBIN, options={}
+    )
+    stage_rounds_generate(user=organiser, stage_id=stage.pk)
+    tables = list(Series.objects.filter(stage=stage, round__number=1).order_by("table"))
+    record_result(
+        user=organiser, series_id=tables[0].pk, game_number=1, result=snapszer_win(*_seated(tables[0]))
+    )
+    record_result(
+        user=organiser, series_id=tables[1].pk, game_number=1, result=snapszer_win(*_seated(tables[1]))
+    )
+    record_result(
+        user=organiser, series_id=tables[1].pk, game_number=2, result=snapszer_win(*_seated(tables[1]))
+    )
+
+    # When the screen is opened by nobody signed in, at full HD, turning every 5 seconds,
+    context = browser.new_context(**FULL_HD)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.goto(f"{server}/tournaments/{tournament.pk}/screen/?seconds=5")
+    page.wait_for_function("() => window.snapLive && snapLive.subscribed().length === 1")
+    assert page.evaluate("document.body.dataset.current") == "tables-1"
+    assert page.locator("[data-panel]:not([hidden])").count() == 1
+    page.evaluate("window.notReloaded = true")
+
+    # then it turns to the standings by itself, and back to the tables;
+    page.wait_for_function("() => document.body.dataset.current === 'standings-0-1'")
+    assert page.locator("[data-panel='tables-1']").is_hidden()
+    page.wait_for_function("() => document.body.dataset.current === 'tables-1'")
+
+    # and a result recorded meanwhile shows on it without a reload (table 1: 2 games to 0, decided).
+    table_one = page.locator(".screen-table[data-table='1']")
+    assert "playing" in (table_one.get_attribute("class") or "")
+    record_result(
+        user=organiser, series_id=tables[0].pk, game_number=2, result=snapszer_win(*_seated(tables[0]))
+    )
+    page.wait_for_function(
+        "() => document.querySelector(\".screen-table[data-table='1']\").classList.contains('decided')"
+    )
+    winner = _seated(tables[0])[0].name
+    assert winner in (page.locator(".screen-table[data-table='1'] li.won").text_content() or "")
+    assert page.evaluate("window.notReloaded") is True
+    assert "2 of 4 tables still to finish" in (page.locator(".screen-open").text_content() or "")
+
+    # The desk: space pauses (and says so), → and ← move by hand.
+    page.keyboard.press("Space")
+    page.wait_for_function("() => document.querySelector('[data-screen-pause]').ariaPressed === 'true'")
+    assert page.locator("[data-screen-paused]").is_visible()
+    shown = page.evaluate("document.body.dataset.current")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => document.body.dataset.current !== '{shown}'")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"() => document.body.dataset.current === '{shown}'")
+    if shown != "tables-1":
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function("() => document.body.dataset.current === 'tables-1'")
+
+    # Large type: a player's name is at least 36 px tall at 1920×1080 (read from 5 m), and the
+    # page fits the screen without scrolling.
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.screen-seats li')).fontSize)")
+    assert size >= 36
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
+    assert (
+        page.evaluate("getComputedStyle(document.querySelector('[data-panel]:not([hidden])')).animationName")
+        == "screen-in"
+    )
+    # The picture for the README: a fresh screen that will not turn while it is taken, once its
+    # panel has faded in.
+    page.goto(f"{server}/tournaments/{tournament.pk}/screen/?seconds=600")
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState === 'finished')")
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT))
+    context.close()
+
+    # With prefers-reduced-motion, panels change without animation.
+    calm = browser.new_context(**FULL_HD, reduced_motion="reduce")
+    calm_page = calm.new_page()
+    calm_page.goto(f"{server}/tournaments/{tournament.pk}/screen/")
+    assert (
+        calm_page.evaluate(
+            "getComputedStyle(document.querySelector('[data-panel]:not([hidden])')).animationName"
+        )
+        == "none"
+    )
+    calm.close()
