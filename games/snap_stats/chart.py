@@ -64,7 +64,10 @@ def reaction_histogram_svg(
     out.append(
         f'<text x="{LEFT + plot_w / 2:.1f}" y="{H - 6}" font-size="12" text-anchor="middle">{escape(axis)}</text>'
     )
-    for value, label, colour, y in ((median_ms, median_label, "#c0392b", 12), (p90_ms, p90_label, "#8e44ad", 24)):
+    for value, label, colour, y in (
+        (median_ms, median_label, "#c0392b", 12),
+        (p90_ms, p90_label, "#8e44ad", 24),
+    ):
         if value is None:
             continue
         x = x_of(value)

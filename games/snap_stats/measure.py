@@ -89,6 +89,10 @@ class SeatStats:
     def reactions(self) -> list[int]:
         return [c.reaction_ms for c in self.calls]
 
+    @property
+    def median_ms(self) -> float | None:
+        return median(self.reactions)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat,

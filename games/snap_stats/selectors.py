@@ -24,14 +24,14 @@ RECENT_GAMES: Final = 200  # a person's figures cover their latest games, at mos
 NO_SUCH_GAME = gettext_lazy("There is no such game.")
 NO_SUCH_PERSON = gettext_lazy("There is no such player.")
 NOT_SNAP = gettext_lazy("Only Snap games have reaction statistics.")
-NOT_FINISHED = gettext_lazy(
-    "This game is still being played. Its statistics are measured when it ends."
-)
+NOT_FINISHED = gettext_lazy("This game is still being played. Its statistics are measured when it ends.")
 
 
 def game_stats_get(*, game: OnlineGame) -> GameStats:
     """The statistics of finished Snap game ``game`` (measured once, then read from the cache)."""
-    key = f"snap-stats:{STATS_VERSION}:{game.pk}"
+    # The end's time is in the key too: a database rebuilt (tests, a restored backup) reuses ids.
+    stamp = game.finished_at.timestamp() if game.finished_at else 0
+    key = f"snap-stats:{STATS_VERSION}:{game.pk}:{stamp}"
     stats = cache.get(key)
     if stats is None:
         rows = list(game.log.order_by("seq").values_list("action", flat=True))
@@ -93,7 +93,7 @@ class PersonStats:
                     "finished_at": line.game.finished_at,
                     "tournament": line.game.series_id is not None,
                     "seat": line.seat,
-                    "won": line.won,
+                    "won_game": line.won,
                     "placing": line.placing,
                     **{k: v for k, v in line.stats.to_dict().items() if k != "seat"},
                 }

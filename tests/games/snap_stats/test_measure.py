@@ -60,7 +60,9 @@ def test_a_game_built_by_hand_gives_the_numbers_worked_out() -> None:
     stats = snap_game_stats(CLASSIC, DEAL, 2, TIMING, LOG)
 
     s0, s1, s2 = stats.seats
-    assert [(c.reaction_ms, c.outcome, c.revealed_ms, c.effective_ms) for c in s2.calls] == [(350, "won", 2000, 2350)]
+    assert [(c.reaction_ms, c.outcome, c.revealed_ms, c.effective_ms) for c in s2.calls] == [
+        (350, "won", 2000, 2350)
+    ]
     assert s2.calls[0].device_ms == 100
     assert [(c.reaction_ms, c.outcome) for c in s0.calls] == [(480, "late")]
     assert s1.calls == []
@@ -105,7 +107,13 @@ def test_summaries_use_the_median_and_the_nearest_rank_p90() -> None:
     stats = snap_game_stats(CLASSIC, DEAL, 2, TIMING, LOG)
     summary = summarise([(stats, 0), (stats, 2)])
     assert summary.reactions == (480, 350)
-    assert (summary.games, summary.chances, summary.missed, summary.median_ms, summary.p90_ms) == (2, 4, 3, 415, 480)
+    assert (summary.games, summary.chances, summary.missed, summary.median_ms, summary.p90_ms) == (
+        2,
+        4,
+        3,
+        415,
+        480,
+    )
 
 
 @pytest.mark.parametrize("seed", range(4))
