@@ -12,6 +12,10 @@ urlpatterns = [
     path("<int:game_id>/", views.table, name="table"),
     path("<int:game_id>/verify/", views.verify, name="verify"),
     path("<int:game_id>/replay/", views.replay, name="replay"),
+    path("<int:game_id>/stats/", views.game_stats, name="game_stats"),
+    path("stats/", views.my_stats, name="my_stats"),
+    path("stats/<int:user_id>/", views.person_stats, name="person_stats"),
+    path("practice/", views.practice, name="practice"),
     path("<int:game_id>/bots/", views.fill_with_bots, name="fill"),
     path("series/<int:series_id>/", views.series_play, name="series_play"),
 ]

@@ -26,6 +26,9 @@ from games.online.services import (
     table_create,
 )
 from games.online.tables import online_for
+from games.snap_stats.chart import reaction_histogram_svg
+from games.snap_stats.measure import summarise
+from games.snap_stats.selectors import person_stats_get, snap_game_stats_page_get
 from snapleague.errors import ApplicationError
 
 PLAYABLE_PROFILES = list(online_for(GameKind.SNAPSZER).variants())
@@ -57,6 +60,7 @@ def _lobby(request: HttpRequest, status: int = 200) -> HttpResponse:
                 engine_for(GameKind.SNAP).seat_range()[0], engine_for(GameKind.SNAP).seat_range()[1] + 1
             ),
             "snap_lengths": SNAP_LENGTHS,
+            "practice_seats": PRACTICE_SEATS,
             "absent_default": ABSENT_DEFAULT,
             "absent_range": ABSENT_SECONDS_RANGE,
             "mine": mine,
@@ -270,3 +274,117 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "steps": [step.to_dict(index) for index, step in enumerate(steps.steps)],
         },
     )
+
+
+# --- Snap statistics and practice (docs/snap-stats.md) -----------------------------------------------
+
+PRACTICE_SEATS = (2, 3, 4)
+PRACTICE_LENGTH = 120  # seconds: a practice game is short
+
+
+def _chart(reactions: list[int], summary: Any) -> str:
+    return reaction_histogram_svg(
+        reactions,
+        title=_("Reaction times"),
+        axis=_("Reaction time (ms), from the card that made the match to the call"),
+        median_ms=summary.median_ms,
+        p90_ms=summary.p90_ms,
+        median_label=_("median"),
+        p90_label=_("90th percentile"),
+    )
+
+
+def _person_page(request: HttpRequest, person_id: int) -> HttpResponse:
+    stats = person_stats_get(user=request.user, person_id=person_id)
+    return render(
+        request,
+        "games/snap_stats.html",
+        {
+            "stats": stats,
+            "mine": stats.person.pk == request.user.pk,
+            "summary": stats.summary,
+            "chart": _chart(list(stats.summary.reactions), stats.summary),
+            "lines": list(reversed(stats.lines)),
+            "players": stats.person.players.select_related("club"),
+        },
+    )
+
+
+@login_required
+@require_GET
+def my_stats(request: HttpRequest) -> HttpResponse:
+    """My Snap statistics: every finished Snap game I sat in."""
+    return _person_page(request, request.user.pk)
+
+
+@require_GET
+def person_stats(request: HttpRequest, user_id: int) -> HttpResponse:
+    """A player's Snap statistics over the games the visitor may see (casual ones, and tournament
+    games of series the visitor may see)."""
+    return _person_page(request, user_id)
+
+
+@require_GET
+def game_stats(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One finished Snap game's statistics, every seat (for whoever may see its replay)."""
+    game, stats = snap_game_stats_page_get(user=request.user, game_id=game_id)
+    names = seat_names(game)
+    mine = next(
+        (
+            s.number
+            for s in game.seats.all()
+            if request.user.is_authenticated and s.user_id == request.user.pk
+        ),
+        None,
+    )
+    rows = [(names[s.seat], s, summarise([(stats, s.seat)])) for s in stats.seats]
+    focus = stats.seats[mine if mine is not None else 0]
+    summary = summarise([(stats, focus.seat)])
+    return render(
+        request,
+        "games/snap_game_stats.html",
+        {
+            "game": game,
+            "rows": rows,
+            "mine": mine,
+            "focus_name": names[focus.seat],
+            "chart": _chart(focus.reactions, summary),
+            "length_s": round(stats.length_ms / 1000),
+        },
+    )
+
+
+@login_required
+@require_POST
+def practice(request: HttpRequest) -> HttpResponse:
+    """ "Practice against bots": one press starts a short classic Snap game against bots of the
+    chosen level; it counts in the player's statistics like any game, and its end screen links to
+    the reaction times of that game."""
+    snap = online_for(GameKind.SNAP)
+    level = request.POST.get("level", "")
+    seats = _int(request.POST.get("seats"), PRACTICE_SEATS[0])
+    try:
+        if level not in snap.bot_levels:
+            raise ApplicationError(
+                code="unknown_level",
+                message=_("There is no such bot level."),
+                fields={"level": [_("Choose one of the levels offered.")]},
+            )
+        if seats not in PRACTICE_SEATS:
+            raise ApplicationError(
+                code="seats",
+                message=_("A practice game has 2, 3 or 4 players."),
+                fields={"seats": [_("Choose 2, 3 or 4.")]},
+            )
+        game = table_create(
+            user=request.user,
+            kind=GameKind.SNAP,
+            options={**snap.variants()["classic"], "max_game_seconds": PRACTICE_LENGTH},
+            seats=seats,
+            bots=[level] * (seats - 1),
+            client_seed=request.POST.get("client_seed", ""),
+        )
+    except ApplicationError as error:
+        _said(request, error)
+        return _lobby(request, status=error.status)
+    return redirect("games:table", game.pk)

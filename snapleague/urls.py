@@ -20,6 +20,7 @@ urlpatterns = [
     path("play/", include("games.urls")),
     path("", include("tournaments.page_urls")),
     path("api/", include("tournaments.urls")),
+    path("api/games/", include("games.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "api/docs/",

@@ -54,7 +54,7 @@ from games.online.series import series_game_play
 from games.online.services import table_create
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
-from tests.games.online.finished_games import play_snapszer
+from tests.games.online.finished_games import play_snap, play_snapszer
 from tournaments import stages
 from tournaments.models import Club, Player, Season, Series, Stage, Tournament
 from tournaments.services import organiser_invitation_create, tournament_players_add
@@ -140,6 +140,15 @@ MATRIX: list[Row] = [
     r("games:replay",                            "GET",    409, 409, 409, 409, 409, 409),
     r("games:replay",                            "GET",    200, 200, 200, 200, 200, 200, on="finished"),
     r("games:replay",                            "GET",    200, 200, 200, 200, 200, 200, on="series_game"),
+    # Snap statistics (docs/snap-stats.md): a game's once it is finished (the casual table is still
+    # open: 409), for whoever may see its replay; mine after signing in; anyone's (the games the
+    # visitor may see); practice: a signed-in player to the new table against bots.
+    r("games:game_stats",                        "GET",    409, 409, 409, 409, 409, 409),
+    r("games:game_stats",                        "GET",    200, 200, 200, 200, 200, 200, on="finished_snap"),
+    r("games:my_stats",                          "GET",    302, 200, 200, 200, 200, 200),
+    r("games:person_stats",                      "GET",    200, 200, 200, 200, 200, 200),
+    r("games:practice",                          "POST",   302, 302, 302, 302, 302, 302),
+    r("games_api:snap-stats",                    "GET",    200, 200, 200, 200, 200, 200),
     # The player to the new table; anyone else back to the series, told only its players may.
     r("games:series_play",                       "POST",   302, 302, 302, 302, 302, 302, on="online",
       not_done=("referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")),
@@ -495,6 +504,14 @@ def _build() -> World:
         bots=["casual"],
     )
     play_snapszer(finished)
+    finished_snap = table_create(
+        user=users["player"],
+        kind=GameKind.SNAP,
+        options={"profile": "classic", "max_game_seconds": 30},
+        seats=2,
+        bots=["expert"],
+    )
+    play_snap(finished_snap)
     elsewhere = (
         Series.objects.filter(stage=online, walkover=False)
         .exclude(seats__player=anna)
@@ -547,6 +564,7 @@ def _build() -> World:
         "delivery_id": delivered.pk,
         "session_id": night.pk,
         "season_id": season.pk,
+        "user_id": users["player"].pk,
     }
     targets = {
         "running": base,
@@ -564,6 +582,7 @@ def _build() -> World:
         "invite": {**base, "token": invitation_token},
         "finished": {**base, "game_id": finished.pk},
         "series_game": {**base, "game_id": series_game.pk},
+        "finished_snap": {**base, "game_id": finished_snap.pk},
     }
     fresh_away = fresh.seats.order_by("seat").first().player_id  # type: ignore[union-attr]
     won_game_2 = snapszer_win(anna, opponent)
@@ -573,6 +592,7 @@ def _build() -> World:
         ("password_reset", "running"): {"email": "nobody@example.com"},
         ("password_reset_confirm", "reset"): {},
         ("games:new", "running"): {"profile": "snapszer", "opponent": "bot", "level": "casual"},
+        ("games:practice", "running"): {"level": "casual", "seats": "2"},
         ("tournaments:club-create", "running"): {"name": "Matrix Club"},
         ("tournaments_api:club-list", "running"): {"name": "Matrix Club"},
         ("tournaments_api:invitation-accept", "invite"): {"token": invitation_token},

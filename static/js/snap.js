@@ -255,6 +255,8 @@
     if (finished) { // the replay opens once the end is stored
       const replay = document.createElement("a"); replay.className = "replay-link"; replay.href = "replay/" + (me === null ? "" : "?seat=" + me);
       replay.textContent = T.replay; back.append(replay, " · ");
+      const stats = document.createElement("a"); stats.className = "stats-link"; stats.href = "stats/";
+      stats.textContent = T.stats; back.append(stats, " · ");
     }
     const a = document.createElement("a"); a.href = "../"; a.textContent = T.lobby; back.appendChild(a);
     box.appendChild(back);
