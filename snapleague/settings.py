@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.csp import CSP
@@ -342,12 +343,6 @@ ONLINE_ABSENT_SECONDS = float(os.environ.get("ONLINE_ABSENT_SECONDS", "60"))
 ONLINE_SWEEP_SECONDS = float(os.environ.get("ONLINE_SWEEP_SECONDS", "2"))
 
 CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "")
-# Redis: all the sockets of a web process read one list, whose capacity (channels_redis: 100
-# messages) is shared by every game frame on its way to them; a full list drops frames without a
-# word (a player's move then seems unanswered). And every pending layer call holds a connection
-# (redis-py refuses the 101st: the socket dies). Online load benchmark, docs/benchmarks.md.
-CHANNEL_LAYER_CAPACITY = int(os.environ.get("CHANNEL_LAYER_CAPACITY", "5000"))
-CHANNEL_LAYER_MAX_CONNECTIONS = int(os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS", "1000"))
 LIVE_CHANNEL_LAYER = "live"
 CHANNEL_LAYERS = {
     "default": (
@@ -359,7 +354,12 @@ CHANNEL_LAYERS = {
             # reads is dropped, as a full list dropped it; the owner's log is the truth, and a
             # page that misses a frame resyncs from its version.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": 15}]},
+            # Publish/subscribe channels are the server's, not a database's: the prefix carries the
+            # URL's database number, so two sites (or test runs) on one Redis do not hear each other.
+            "CONFIG": {
+                "hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": 15}],
+                "prefix": f"snapleague{urlsplit(CHANNEL_LAYER_URL).path.strip('/') or '0'}:",
+            },
         }
         if CHANNEL_LAYER_URL
         else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
