@@ -33,7 +33,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games.models import OnlineGame
-from games.online.owner import HEARTBEAT_SECONDS, owner_ensure, owner_group, view_group
+from games.online.owner import HEARTBEAT_SECONDS, frame_key, owner_ensure, owner_group, view_group
 from games.online.tables import online_for
 from tournaments.live.consumers import Allowance, scope_language
 
@@ -80,7 +80,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.ping_sent: int | None = None
         self.pinger: asyncio.Task[None] | None = None
         self.user_id = user_id
-        self.group = view_group(self.game_id, self.seat)
+        self.group = view_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._to_owner("game.hello")  # also says this seat is here
@@ -200,7 +200,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         return frame is not None
 
     async def game_frame(self, event: dict[str, Any]) -> None:
+        """A frame for this socket alone (an answer to its hello or resync, an error)."""
         await self._send(event["frame"])
+
+    async def game_frames(self, event: dict[str, Any]) -> None:
+        """A broadcast: only this viewer's own frame leaves for the page (its seat's view, or the
+        spectators'); the other seats' frames never reach the socket."""
+        frame = event["frames"].get(frame_key(self.seat))
+        if frame is not None:
+            await self._send(frame)
 
     async def _error(self, code: str) -> None:
         with translation.override(self.language):

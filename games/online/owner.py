@@ -48,6 +48,7 @@ from tournaments.engine_messages import action_error_message
 __all__ = [
     "OWNERS",
     "GameOwner",
+    "frame_key",
     "owner_ensure",
     "owner_group",
     "owners_stop",
@@ -66,8 +67,15 @@ def owner_group(game_id: int) -> str:
     return f"online-{game_id}-owner"
 
 
-def view_group(game_id: int, seat: int | None) -> str:
-    return f"online-{game_id}-{'spectators' if seat is None else f'seat-{seat}'}"
+def view_group(game_id: int) -> str:
+    """Every socket of a game, seated or watching: a broadcast is one message to it, carrying each
+    viewer's own frame (:func:`frame_key`); each socket sends its viewer only theirs."""
+    return f"online-{game_id}-views"
+
+
+def frame_key(seat: int | None) -> str:
+    """Which frame of a broadcast is a viewer's: its seat's, or the spectators'."""
+    return "spectators" if seat is None else str(seat)
 
 
 OWNERS: dict[int, GameOwner] = {}
@@ -233,8 +241,8 @@ class GameOwner:
         by the sweeper shows them where the game is: a page waiting on a dead owner plays on)."""
         if self.announce:
             await self._broadcast()
-        for seat in self.humans:
-            await self.layer.group_send(view_group(self.game_id, seat), {"type": "game.who"})
+        if self.humans:
+            await self.layer.group_send(view_group(self.game_id), {"type": "game.who"})
 
     def _here(self, seat: int) -> bool:
         sockets = self.sockets.get(seat, {})
@@ -309,11 +317,14 @@ class GameOwner:
     # --- frames -------------------------------------------------------------------------------
 
     async def _broadcast(self, finished: bool = False) -> None:
-        for seat in [*range(self.game.seat_count), None]:
-            frame = self.table.frame(seat, finished=finished)
-            await self.layer.group_send(
-                view_group(self.game_id, seat), {"type": "game.frame", "frame": frame}
-            )
+        """Every viewer's frame in one message to the game's sockets (one publish per change on
+        Redis, not one per seat: online load benchmark, docs/benchmarks.md "Online play"); each
+        socket forwards only its own viewer's frame (consumers.py ``game_frames``)."""
+        frames = {
+            frame_key(seat): self.table.frame(seat, finished=finished)
+            for seat in [*range(self.game.seat_count), None]
+        }
+        await self.layer.group_send(view_group(self.game_id), {"type": "game.frames", "frames": frames})
 
     async def _send(self, reply: str, frame: dict[str, Any]) -> None:
         if reply:

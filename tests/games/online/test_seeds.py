@@ -36,11 +36,14 @@ def _verify_page(game: OnlineGame) -> str:
 
 def test_every_form_that_seats_a_player_carries_a_seed_field_and_its_script(make_user: Any) -> None:
     lobby = logged_in(make_user("anna")).get(reverse("games:lobby")).content.decode()
-    assert lobby.count('name="client_seed"') == 2  # the Snap and the Snapszer forms
+    forms = lobby.count("<form")
+    seated = lobby.count('name="client_seed"')
+    assert seated == 3  # the Snap, the Snapszer and the practice forms
     assert "js/seed.js" in lobby and reverse("games:fairness") in lobby
     # the server's fallback (a browser without JavaScript keeps it): 64 hex digits, a fresh one each time
     fallbacks = re.findall(r'name="client_seed" value="([0-9a-f]{64})"', lobby)
-    assert len(fallbacks) == 2 and fallbacks[0] != fallbacks[1]
+    assert len(fallbacks) == seated and len(set(fallbacks)) == seated
+    assert forms > seated  # the other forms (the language switcher …) seat nobody
     assert "<script>" not in lobby  # no inline script (the CSP)
     assert "Fair dealing" in Client().get(reverse("games:fairness")).content.decode()
 

@@ -23,7 +23,7 @@ from games.online import lease, services
 from games.online import owner as owner_module
 from games.online.consumers import MAX_MESSAGE_CHARS
 from games.online.lease import lease_acquire, lease_renew, lease_renewer
-from games.online.owner import OWNERS, owner_ensure, owners_stop, view_frame
+from games.online.owner import OWNERS, owner_ensure, owners_stop, view_frame, view_group
 from games.online.services import seat_join, state_load, table_create
 from games.online.tables import Entry, log_writer
 from snapleague.asgi import application
@@ -474,3 +474,30 @@ def test_a_game_owned_in_another_process_is_not_asked_for_on_every_input(duel: A
     run(scenario)
     owner = started[0]
     assert owner is not None and owner.game_id == game.pk
+
+
+def test_a_change_is_one_message_to_the_games_sockets_each_forwarding_its_own_frame(
+    duel: Any, monkeypatch: Any
+) -> None:
+    """A broadcast carries every viewer's frame in one message to the game's sockets (one publish on
+    Redis, not one per seat: docs/benchmarks.md "Online play"); each socket sends its page only its
+    own seat's frame, which differs from the other seat's (the hands)."""
+    game = duel[0]
+    sent: list[tuple[str, str, list[str]]] = []
+
+    async def body(a: WebsocketCommunicator, b: WebsocketCommunicator, fa: dict, fb: dict) -> None:
+        owner = OWNERS[game.pk]
+        real = owner.layer.group_send
+
+        async def counted(group: str, message: dict[str, Any]) -> None:
+            sent.append((group, message["type"], sorted(message.get("frames", {}))))
+            await real(group, message)
+
+        monkeypatch.setattr(owner.layer, "group_send", counted)
+        fa, fb = await play(a, b, fa, fb)
+        assert fa["version"] == fb["version"] == 1
+        assert fa["view"] != fb["view"]  # each its own seat's view
+
+    at_table(duel, body)
+    to_views = [m for m in sent if m[0] == view_group(game.pk)]  # (the layer also carries the act)
+    assert to_views == [(view_group(game.pk), "game.frames", ["0", "1", "spectators"])]
