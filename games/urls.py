@@ -12,6 +12,8 @@ urlpatterns = [
     path("<int:game_id>/", views.table, name="table"),
     path("<int:game_id>/verify/", views.verify, name="verify"),
     path("<int:game_id>/replay/", views.replay, name="replay"),
+    path("<int:game_id>/analysis/", views.analysis, name="analysis"),
+    path("table-game/<int:table_game_id>/analysis/", views.table_game_analysis, name="table_game_analysis"),
     path("<int:game_id>/bots/", views.fill_with_bots, name="fill"),
     path("series/<int:series_id>/", views.series_play, name="series_play"),
 ]
