@@ -33,7 +33,7 @@ from snapleague.errors import Conflict, NotFound
 logger = logging.getLogger(__name__)
 
 # The budget the web analysis runs with: docs/benchmarks.md ("Snapszer analysis") measures a hand.
-BUDGET: Final = AnalysisBudget(worlds=24, nodes=1500)
+BUDGET: Final = AnalysisBudget()
 # A request still pending after this long lost its task (a worker died): asking again sends it again.
 STALE: Final = timedelta(minutes=10)
 
@@ -63,9 +63,9 @@ COST: Final[dict[Kind, Promise]] = {
     Kind.PASS: gettext_lazy("Passing here cost %(loss)s game points on average; %(best)s was better."),
 }
 
-# An action in words, by its type in the engine's wire form (``to_dict()["type"]``).
+# An action in words, by its type in the engine's wire form (``to_dict()["type"]``); a card played
+# is the card's own words (games/card_names.py).
 ACTION_WORDS: Final[dict[str, Promise]] = {
-    "play": gettext_lazy("%(card)s"),
     "marriage": gettext_lazy("the marriage, leading %(card)s"),
     "exchange": gettext_lazy("exchanging the trump card"),
     "close": gettext_lazy("closing the stock"),
@@ -77,6 +77,8 @@ ACTION_WORDS: Final[dict[str, Promise]] = {
 
 def action_words(action: Mapping[str, Any]) -> str:
     card = action.get("card")
+    if action["type"] == "play":
+        return card_words(card, GameKind.SNAPSZER)
     return str(ACTION_WORDS[action["type"]]) % {
         "card": card_words(card, GameKind.SNAPSZER) if card else "",
     }

@@ -134,6 +134,15 @@ MATRIX: list[Row] = [
     r("games:replay",                            "GET",    409, 409, 409, 409, 409, 409),
     r("games:replay",                            "GET",    200, 200, 200, 200, 200, 200, on="finished"),
     r("games:replay",                            "GET",    200, 200, 200, 200, 200, 200, on="series_game"),
+    # The analysis panel of a replay (docs/analysis.md): as the replay. Asking for it needs a
+    # sign-in, then back to the replay; a game entered at a table by its result has no cards: 409.
+    r("games:analysis",                          "GET",    409, 409, 409, 409, 409, 409),
+    r("games:analysis",                          "GET",    200, 200, 200, 200, 200, 200, on="finished"),
+    r("games:analysis",                          "GET",    200, 200, 200, 200, 200, 200, on="series_game"),
+    r("games:analysis",                          "POST",   302, 409, 409, 409, 409, 409),
+    r("games:analysis",                          "POST",   302, 302, 302, 302, 302, 302, on="finished"),
+    r("games:analysis",                          "POST",   302, 302, 302, 302, 302, 302, on="series_game"),
+    r("games:table_game_analysis",               "POST",   302, 409, 409, 409, 409, 409),
     # The player to the new table; anyone else back to the series, told only its players may.
     r("games:series_play",                       "POST",   302, 302, 302, 302, 302, 302, on="online",
       not_done=("referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")),
@@ -429,6 +438,7 @@ def _build() -> World:
         "player_id": anna.pk,
         "game_id": casual.pk,
         "token": casual.invite_token,
+        "table_game_id": played.games.get(number=1).pk,  # entered by a referee: only its result
     }
     targets = {
         "running": base,

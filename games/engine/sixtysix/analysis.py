@@ -69,7 +69,7 @@ class AnalysisBudget:
     (enough for every closed phase of a 24-card pack: the exact solver rarely needs a tenth).
     """
 
-    worlds: int = 12
+    worlds: int = 40  # docs/benchmarks.md, "Snapszer analysis": a full hand well within 5 s
     nodes: int = 1500
     exact_nodes: int = 200_000
     enumerate_up_to: int = 30

@@ -177,7 +177,7 @@ def test_signing_in_is_needed_to_ask(make_user: Any, ask: Any) -> None:
 
 def test_every_kind_and_action_has_its_words() -> None:
     assert set(COST) == set(Kind)
-    assert set(ACTION_WORDS) == {"play", "marriage", "exchange", "close", "draw", "declare", "pass"}
+    assert set(ACTION_WORDS) == {"marriage", "exchange", "close", "draw", "declare", "pass"}
     sentence = cost_sentence(
         {
             "kind": "close",
