@@ -123,3 +123,51 @@ class GameLease(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: {self.owner}"
+
+
+class GameAnalysis(models.Model):
+    """The expert's analysis of a finished Snapszer game (docs/analysis.md): asked for from the
+    replay page, worked out by a Celery task hand by hand (``AnalysedHand``), ``version`` the
+    engine's ``ANALYSIS_VERSION`` it was asked for with (another version is done again)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Being analysed")
+        DONE = "done", _("Analysed")
+        FAILED = "failed", _("Could not be analysed")
+
+    game = models.OneToOneField(
+        OnlineGame, on_delete=models.CASCADE, primary_key=True, related_name="analysis"
+    )
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PENDING)
+    version = models.PositiveSmallIntegerField(_("analysis version"))
+    hands_total = models.PositiveSmallIntegerField(default=0)
+    hands_done = models.PositiveSmallIntegerField(default=0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(_("requested"))
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game analysis")
+        verbose_name_plural = _("game analyses")
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id}: {self.status}"
+
+
+class AnalysedHand(models.Model):
+    """One hand's analysis: the engine's ``HandAnalysis.to_dict()`` plus each decision's log ``seq``."""
+
+    game = models.ForeignKey(OnlineGame, on_delete=models.CASCADE, related_name="analysed_hands")
+    hand = models.PositiveSmallIntegerField(_("hand"))
+    version = models.PositiveSmallIntegerField(_("analysis version"))
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "hand"]
+        constraints = [models.UniqueConstraint(fields=["game", "hand"], name="analysed_hand_once")]
+
+    def __str__(self) -> str:
+        return f"{self.game} hand {self.hand}"

@@ -16,6 +16,8 @@ urlpatterns = [
     path("stats/", views.my_stats, name="my_stats"),
     path("stats/<int:user_id>/", views.person_stats, name="person_stats"),
     path("practice/", views.practice, name="practice"),
+    path("<int:game_id>/analysis/", views.analysis, name="analysis"),
+    path("table-game/<int:table_game_id>/analysis/", views.table_game_analysis, name="table_game_analysis"),
     path("<int:game_id>/bots/", views.fill_with_bots, name="fill"),
     path("series/<int:series_id>/", views.series_play, name="series_play"),
 ]

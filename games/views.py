@@ -1,4 +1,5 @@
-"""Online play's pages: the lobby, a table, joining by invitation, verifying a deal."""
+"""Online play's pages: the lobby, a table, joining by invitation, verifying a deal, replays and
+their analysis."""
 
 from __future__ import annotations
 
@@ -7,16 +8,18 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.analysis import analysis_context, analysis_request, table_game_analysis_request
 from games.card_names import card_names
 from games.engine.protocol import GameKind, engine_for
 from games.models import OnlineGame
-from games.online.replay import ALL, replay_get, seat_names
+from games.online.replay import ALL, finished_game_get, replay_get, seat_names, seat_of, viewer_parse
 from games.online.series import play_deadline, series_game_play
 from games.online.services import (
     ABSENT_SECONDS_RANGE,
@@ -272,6 +275,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "viewer": steps.viewer,
             "viewers": [(str(n), name) for n, name in enumerate(names)] + [(ALL, _("All cards"))],
             "steps": [step.to_dict(index) for index, step in enumerate(steps.steps)],
+            **analysis_context(user=request.user, game=game, viewer=steps.viewer),
         },
     )
 
@@ -354,6 +358,27 @@ def game_stats(request: HttpRequest, game_id: int) -> HttpResponse:
     )
 
 
+@require_http_methods(["GET", "POST"])
+def analysis(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The replay page's analysis panel (docs/analysis.md). GET: the panel (``?seat=`` as the
+    replay), polled by htmx while the analysis runs. POST (signed in): ask for the analysis, then
+    back to the replay; refused with the reason (a Snap game, cards unknown, not finished)."""
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        analysis_request(user=request.user, game_id=game_id)
+        seat = request.POST.get("seat", "")
+        return redirect(
+            reverse("games:replay", args=[game_id]) + (f"?seat={seat}" if seat else "") + "#analysis"
+        )
+    game = finished_game_get(user=request.user, game_id=game_id)
+    mine = seat_of(request.user, game)
+    viewer = viewer_parse(request.GET.get("seat"), game.seat_count, 0 if mine is None else mine)
+    return render(
+        request, "games/_analysis.html", analysis_context(user=request.user, game=game, viewer=viewer)
+    )
+
+
 @login_required
 @require_POST
 def practice(request: HttpRequest) -> HttpResponse:
@@ -388,3 +413,12 @@ def practice(request: HttpRequest) -> HttpResponse:
         _said(request, error)
         return _lobby(request, status=error.status)
     return redirect("games:table", game.pk)
+
+
+@login_required
+@require_POST
+def table_game_analysis(request: HttpRequest, table_game_id: int) -> HttpResponse:
+    """Ask for the analysis of a tournament game: the online game it was played as; a game entered
+    by its result only is refused (409: its cards are unknown)."""
+    analysis = table_game_analysis_request(user=request.user, game_id=table_game_id)
+    return redirect(reverse("games:replay", args=[analysis.game_id]) + "#analysis")

@@ -149,6 +149,15 @@ MATRIX: list[Row] = [
     r("games:person_stats",                      "GET",    200, 200, 200, 200, 200, 200),
     r("games:practice",                          "POST",   302, 302, 302, 302, 302, 302),
     r("games_api:snap-stats",                    "GET",    200, 200, 200, 200, 200, 200),
+    # The analysis panel of a replay (docs/analysis.md): as the replay. Asking for it needs a
+    # sign-in, then back to the replay; a game entered at a table by its result has no cards: 409.
+    r("games:analysis",                          "GET",    409, 409, 409, 409, 409, 409),
+    r("games:analysis",                          "GET",    200, 200, 200, 200, 200, 200, on="finished"),
+    r("games:analysis",                          "GET",    200, 200, 200, 200, 200, 200, on="series_game"),
+    r("games:analysis",                          "POST",   302, 409, 409, 409, 409, 409),
+    r("games:analysis",                          "POST",   302, 302, 302, 302, 302, 302, on="finished"),
+    r("games:analysis",                          "POST",   302, 302, 302, 302, 302, 302, on="series_game"),
+    r("games:table_game_analysis",               "POST",   302, 409, 409, 409, 409, 409),
     # The player to the new table; anyone else back to the series, told only its players may.
     r("games:series_play",                       "POST",   302, 302, 302, 302, 302, 302, on="online",
       not_done=("referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")),
@@ -565,6 +574,7 @@ def _build() -> World:
         "session_id": night.pk,
         "season_id": season.pk,
         "user_id": users["player"].pk,
+        "table_game_id": played.games.get(number=1).pk,  # entered by a referee: only its result
     }
     targets = {
         "running": base,

@@ -119,15 +119,10 @@ def viewer_parse(value: str | None, seats: int, default: int) -> Viewer:
     raise NotFound(code="no_such_seat", message=NO_SUCH_VIEWER)
 
 
-def replay_get(*, user: Any, game_id: int, viewer: str | None) -> tuple[OnlineGame, Replay]:
-    """The replay of game ``game_id`` as ``viewer`` sees it (``?seat=``: a seat, ``all``; none: the
-    user's own seat, else seat 0).
-
-    Who may: a casual game, anyone who may see its table (everyone); a tournament series' game,
-    whoever may see the series. Raises NotFound (no such game, a series ``user`` may not see, no
-    such seat) or Conflict (the game is not finished: every view, "all cards" above all, would
-    show what the players may not know yet)."""
-    from games.online.tables import online_for  # tables imports the models this module does
+def finished_game_get(*, user: Any, game_id: int) -> OnlineGame:
+    """Game ``game_id`` once it is finished, for whoever may see its replay (the replay and its
+    analysis). Raises NotFound (no such game, a series ``user`` may not see) or Conflict (not
+    finished: every view of it would show what the players may not know yet)."""
     from tournaments.selectors import series_visible
 
     game = OnlineGame.objects.prefetch_related("seats__user").filter(pk=game_id).first()
@@ -137,8 +132,27 @@ def replay_get(*, user: Any, game_id: int, viewer: str | None) -> tuple[OnlineGa
         raise NotFound(code="game_not_found", message=NO_SUCH_GAME)
     if game.status != OnlineGame.Status.FINISHED:
         raise Conflict(code="game_not_finished", message=NOT_FINISHED)
-    mine = next((s.number for s in game.seats.all() if user.is_authenticated and s.user_id == user.pk), 0)
-    chosen = viewer_parse(viewer, game.seat_count, mine)
+    return game
+
+
+def seat_of(user: Any, game: OnlineGame) -> int | None:
+    """The seat ``user`` plays in ``game``, or None."""
+    return next((s.number for s in game.seats.all() if user.is_authenticated and s.user_id == user.pk), None)
+
+
+def replay_get(*, user: Any, game_id: int, viewer: str | None) -> tuple[OnlineGame, Replay]:
+    """The replay of game ``game_id`` as ``viewer`` sees it (``?seat=``: a seat, ``all``; none: the
+    user's own seat, else seat 0).
+
+    Who may: a casual game, anyone who may see its table (everyone); a tournament series' game,
+    whoever may see the series. Raises NotFound (no such game, a series ``user`` may not see, no
+    such seat) or Conflict (the game is not finished: every view, "all cards" above all, would
+    show what the players may not know yet)."""
+    from games.online.tables import online_for  # tables imports the models this module does
+
+    game = finished_game_get(user=user, game_id=game_id)
+    mine = seat_of(user, game)
+    chosen = viewer_parse(viewer, game.seat_count, 0 if mine is None else mine)
     replay = online_for(game.kind).replay(game.setup or {}, log_rows(game), chosen, seat_names(game))
     return game, replay
 

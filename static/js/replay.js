@@ -111,6 +111,11 @@
     $("slider").value = at;
     $("count").textContent = T.step + " " + at + " " + T.of + " " + (steps.length - 1);
     $("now").textContent = step.text;
+    // The expert's note on this step, when the analysis panel (htmx, docs/analysis.md) has one.
+    const note = document.querySelector('#analysis li[data-step="' + at + '"]');
+    $("step-analysis").textContent = note ? note.dataset.note : "";
+    $("step-analysis").hidden = !note;
+    $("step-analysis").classList.toggle("mistake", !!(note && note.classList.contains("mistake")));
     root.dataset.step = at;
     for (const li of $("steps").querySelectorAll("li.current")) { li.classList.remove("current"); li.removeAttribute("aria-current"); }
     const li = $("step-" + at);
@@ -147,6 +152,15 @@
     if (!(e.key in moves)) return;
     e.preventDefault();
     show(moves[e.key], true);
+  });
+  // The analysis panel is swapped in by htmx when it is ready: show the current step's note.
+  document.body.addEventListener("htmx:afterSettle", () => show(at, false));
+  document.addEventListener("click", (e) => {
+    const a = e.target.closest && e.target.closest("#analysis li[data-step] a");
+    if (!a) return;
+    e.preventDefault();
+    show(parseInt(a.parentElement.dataset.step, 10), true);
+    root.scrollIntoView({ block: "start" });
   });
   const asked = parseInt(new URL(location.href).searchParams.get("step"), 10);
   show(Number.isNaN(asked) ? 0 : asked, false);
