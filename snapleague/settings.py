@@ -225,6 +225,8 @@ USE_TZ = True
 # --- Clubs (tournaments/services.py) -------------------------------------------------------------
 CLUB_CREATE_PER_HOUR = int(os.environ.get("CLUB_CREATE_PER_HOUR", "3"))  # per account
 ORGANISER_INVITATION_DAYS = float(os.environ.get("ORGANISER_INVITATION_DAYS", "7"))
+# How long a link to claim a player stays good (tournaments/people/, docs/people.md).
+PLAYER_CLAIM_DAYS = float(os.environ.get("PLAYER_CLAIM_DAYS", "14"))
 
 # --- Login throttling (django-axes; snapleague/login_throttle.py, docs/security.md) -------------
 # Per account and per client address, each on its own; a cool-off, never a permanent lock.

@@ -57,6 +57,7 @@ from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snap, play_snapszer
 from tournaments import stages
 from tournaments.models import Club, Player, Season, Series, Stage, Tournament
+from tournaments.people.services import player_claim_create
 from tournaments.services import organiser_invitation_create, tournament_players_add
 from tournaments.sessions import services as session_services
 from tournaments.webhooks.models import WebhookDelivery
@@ -232,6 +233,13 @@ MATRIX: list[Row] = [
     r("tournaments:correct",                     "GET",    302, 403, 403, 403, 200, 403),
     r("tournaments:correct",                     "POST",   302, 403, 403, 403, 302, 403),  # game 1, with a reason
     r("tournaments:player",                      "GET",    200, 200, 200, 200, 200, 200),
+    # People (tournaments/people/): the claim link for an unlinked player, the page it opens (Anna's
+    # account has a player in the club already: refused), unlinking Anna, a person's page.
+    r("tournaments:player-claim",                "POST",   302, 403, 403, 403, 200, 403, on="unlinked"),
+    r("tournaments:player-unlink",               "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:claim",                       "GET",    302, 409, 200, 200, 200, 200, on="claim"),
+    r("tournaments:claim",                       "POST",   302, 409, 302, 302, 302, 302, on="claim"),
+    r("tournaments:me",                          "GET",    302, 200, 200, 200, 200, 200),
     r("tournaments:record-sw",                   "GET",    200, 200, 200, 200, 200, 200),  # a script, no data
     # --- webhooks (the club's organisers only) ------------------------------------------------------
     r("tournaments:webhooks",                    "GET",    302, 403, 403, 403, 200, 403),
@@ -285,6 +293,9 @@ MATRIX: list[Row] = [
     r("tournaments_api:club-detail",             "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:club-invitation-create",  "POST",   403, 403, 403, 403, 201, 403),
     r("tournaments_api:invitation-accept",       "POST",   403, 200, 200, 200, 409, 200, on="invite"),
+    r("tournaments_api:player-claim",            "POST",   403, 403, 403, 403, 201, 403, on="unlinked"),
+    r("tournaments_api:player-unlink",           "POST",   403, 403, 403, 403, 200, 403),
+    r("tournaments_api:claim-accept",            "POST",   403, 409, 200, 200, 200, 200, on="claim"),
     r("tournaments_api:player-list",             "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:player-list",             "POST",   403, 403, 403, 403, 201, 403),
     r("tournaments_api:player-detail",           "GET",    200, 200, 200, 200, 200, 200),
@@ -535,6 +546,7 @@ def _build() -> World:
     play_snapszer(series_game)
 
     _invitation, invitation_token = organiser_invitation_create(user=users["organiser_here"], club=club)
+    _claim, claim_token = player_claim_create(user=users["organiser_here"], player_id=newcomer.pk)
     endpoint, _secret = webhook_endpoint_create(
         user=organiser, club=club, url="https://hooks.example.com/matrix", events=["result.confirmed"]
     )
@@ -590,6 +602,8 @@ def _build() -> World:
         "online": {**base, "series_id": _series_of(online, anna).pk},
         "reset": {"uidb64": "MQ", "token": "not-a-token"},
         "invite": {**base, "token": invitation_token},
+        "unlinked": {**base, "player_id": newcomer.pk},
+        "claim": {**base, "token": claim_token},
         "finished": {**base, "game_id": finished.pk},
         "series_game": {**base, "game_id": series_game.pk},
         "finished_snap": {**base, "game_id": finished_snap.pk},
@@ -606,6 +620,7 @@ def _build() -> World:
         ("tournaments:club-create", "running"): {"name": "Matrix Club"},
         ("tournaments_api:club-list", "running"): {"name": "Matrix Club"},
         ("tournaments_api:invitation-accept", "invite"): {"token": invitation_token},
+        ("tournaments_api:claim-accept", "claim"): {"token": claim_token},
         ("tournaments:tournament-create", "running"): {
             "name": "Summer Cup",
             "game": "snapszer",

@@ -612,6 +612,9 @@ class AuditEntry(models.Model):
         CHECK_IN_CLOSED = "check_in_closed", _("Check-in closed")
         SIGNED_IN = "signed_in", _("Signed in")
         SIGN_IN_FAILED = "sign_in_failed", _("Sign-in failed")
+        PLAYER_CLAIM_INVITED = "player_claim_invited", _("Player invited to claim")
+        PLAYER_CLAIMED = "player_claimed", _("Player claimed")
+        PLAYER_UNLINKED = "player_unlinked", _("Player unlinked")
 
     action = models.CharField(max_length=24, choices=Action.choices)
     # None: the system (the stage task, an online game's end) or someone not signed in.
@@ -638,6 +641,32 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M:%S} {self.action} by {self.user or self.username or '—'}"
+
+
+class PlayerClaim(models.Model):
+    """An organiser's invitation for a person to claim one of the club's players as theirs
+    (tournaments/people/, docs/people.md). The link carries a token signed with ``SECRET_KEY``
+    naming this row; the row says whether it expired, was used (once) or was replaced by a newer
+    one, so neither can be forged or replayed."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+    # A newer invitation for the player, or an unlink, withdraws the ones still open.
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"claim of {self.player} #{self.pk}"
 
 
 # Outbound webhooks live beside their services (tournaments/webhooks/); this is the app's models module.

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import views
+from tournaments.people import views as people_views
 from tournaments.sessions import views as session_views
 from tournaments.webhooks import views as webhook_views
 
@@ -42,6 +43,11 @@ urlpatterns = [
     path("series/<int:series_id>/forfeit/", views.series_forfeit, name="forfeit"),
     path("series/<int:series_id>/games/<int:game_number>/correct/", views.result_correct, name="correct"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
+    # People (tournaments/people/): claiming a player by invitation, unlinking, a person's own page.
+    path("players/<int:player_id>/claims/", people_views.player_claim_create, name="player-claim"),
+    path("players/<int:player_id>/unlink/", people_views.player_unlink, name="player-unlink"),
+    path("claims/<str:token>/", people_views.player_claim_accept, name="claim"),
+    path("me/", people_views.person_page, name="me"),
     # The record form's service worker: at the root, so that its scope covers the form pages.
     path("record-sw.js", views.record_service_worker, name="record-sw"),
     path("clubs/<slug:slug>/webhooks/", webhook_views.webhooks, name="webhooks"),

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import api
+from tournaments.people import api as people_api
 from tournaments.sessions import api as session_api
 from tournaments.webhooks import api as webhooks_api
 
@@ -18,6 +19,9 @@ urlpatterns = [
     path("players/", api.PlayerListCreateApi.as_view(), name="player-list"),
     path("players/<int:player_id>/", api.PlayerDetailApi.as_view(), name="player-detail"),
     path("players/<int:player_id>/ratings/", api.PlayerRatingsApi.as_view(), name="player-ratings"),
+    path("players/<int:player_id>/claims/", people_api.PlayerClaimCreateApi.as_view(), name="player-claim"),
+    path("players/<int:player_id>/unlink/", people_api.PlayerUnlinkApi.as_view(), name="player-unlink"),
+    path("claims/accept/", people_api.PlayerClaimAcceptApi.as_view(), name="claim-accept"),
     path("tournaments/", api.TournamentListCreateApi.as_view(), name="tournament-list"),
     path("tournaments/<int:tournament_id>/", api.TournamentDetailApi.as_view(), name="tournament-detail"),
     path(

@@ -44,6 +44,7 @@ from tournaments.forms import (
     TournamentCreateForm,
     WithdrawForm,
 )
+from tournaments.people import selectors as people_selectors
 from tournaments.ratings.page import player_ratings_sections
 from tournaments.ratings.selectors import club_ratings_get
 from tournaments.results import services as result_services
@@ -330,8 +331,13 @@ def tournament_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @require_GET
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    return render(request, "tournaments/player.html", player_context(request, player_id))
+
+
+def player_context(request: HttpRequest, player_id: int) -> dict[str, Any]:
+    """The player page's context (also behind its organiser forms: the claim link is shown on it)."""
     page = selectors.player_page_get(user=request.user, player_id=player_id)
-    context = {
+    return {
         "page": page,
         "next_table": session_selectors.next_table_get(user=request.user, players=[page.player]),
         "mine": request.user.is_authenticated and page.player.user_id == request.user.pk,
@@ -340,8 +346,8 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
             user=request.user, player=page.player
         ),
         "ratings": player_ratings_sections(player=page.player),
+        "link": people_selectors.player_link_get(user=request.user, player=page.player),
     }
-    return render(request, "tournaments/player.html", context)
 
 
 @require_GET
