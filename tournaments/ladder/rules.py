@@ -7,9 +7,6 @@ A ladder is an ordered tuple of player ids, top first; a player's *place* is the
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TypeVar
-
-P = TypeVar("P", bound=Hashable)
 
 REACH_DEFAULT = 3
 REACH_MAX = 50
@@ -21,12 +18,14 @@ BEST_OF_DEFAULT = 3
 BEST_OF_MAX = 9
 
 
-def place_of(order: Sequence[P], player: P) -> int:
+def place_of[P: Hashable](order: Sequence[P], player: P) -> int:
     """``player``'s place (1 = top). Raises ValueError when they are not on the ladder."""
     return list(order).index(player) + 1
 
 
-def challenge_problem(order: Sequence[P], challenger: P, challenged: P, *, reach: int) -> str | None:
+def challenge_problem[P: Hashable](
+    order: Sequence[P], challenger: P, challenged: P, *, reach: int
+) -> str | None:
     """Why ``challenger`` may not challenge ``challenged`` by the places alone, or None:
     ``self``, ``challenger_not_in_ladder``, ``challenged_not_in_ladder``, ``below`` (the challenged
     is not above), ``too_far`` (more than ``reach`` places above)."""
@@ -44,7 +43,7 @@ def challenge_problem(order: Sequence[P], challenger: P, challenged: P, *, reach
     return None
 
 
-def challengeable(order: Sequence[P], challenger: P, *, reach: int) -> list[P]:
+def challengeable[P: Hashable](order: Sequence[P], challenger: P, *, reach: int) -> list[P]:
     """The players ``challenger`` may challenge by the places alone (up to ``reach`` above)."""
     if challenger not in order:
         return []
@@ -52,7 +51,7 @@ def challengeable(order: Sequence[P], challenger: P, *, reach: int) -> list[P]:
     return list(order[max(0, index - reach) : index])
 
 
-def after_win(order: Sequence[P], winner: P, loser: P) -> tuple[P, ...]:
+def after_win[P: Hashable](order: Sequence[P], winner: P, loser: P) -> tuple[P, ...]:
     """The ladder after the challenger ``winner`` beat ``loser``: when the winner is below the loser
     the winner takes the loser's place and everyone from the loser down to just above the winner
     moves down one; everyone else keeps their place. When the winner is already above (others'
@@ -68,14 +67,14 @@ def after_win(order: Sequence[P], winner: P, loser: P) -> tuple[P, ...]:
     return tuple(items)
 
 
-def after_join(order: Sequence[P], player: P) -> tuple[P, ...]:
+def after_join[P: Hashable](order: Sequence[P], player: P) -> tuple[P, ...]:
     """A new player joins at the bottom. Raises ValueError when already on the ladder."""
     if player in order:
         raise ValueError("already on the ladder")
     return (*order, player)
 
 
-def after_leave(order: Sequence[P], player: P) -> tuple[P, ...]:
+def after_leave[P: Hashable](order: Sequence[P], player: P) -> tuple[P, ...]:
     """A player leaves; everyone below moves up one. Raises ValueError when not on the ladder."""
     items = list(order)
     items.remove(player)
@@ -88,9 +87,12 @@ def best_of_problem(best_of: int, challenger_wins: int, challenged_wins: int) ->
     if challenger_wins < 0 or challenged_wins < 0:
         return "negative"
     need = best_of // 2 + 1
-    if challenger_wins > need or challenged_wins > need or (challenger_wins == need and challenged_wins == need):
+    if (
+        challenger_wins > need
+        or challenged_wins > need
+        or (challenger_wins == need and challenged_wins == need)
+    ):
         return "too_many"
     if need not in (challenger_wins, challenged_wins):
         return "unfinished"
     return None
-
