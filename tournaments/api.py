@@ -1648,6 +1648,9 @@ class LadderChallengesApi(APIView):
     def post(self, request: Request, ladder_id: int) -> Response:
         if not request.user.is_authenticated:
             self.permission_denied(request)
+        ladder_selectors.challenger_check(
+            user=request.user, ladder=ladder_selectors.ladder_by_id(ladder_id=ladder_id)
+        )
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -1673,7 +1676,7 @@ class LadderChallengeAnswerApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: LadderChallengeOutputSerializer})
     def post(self, request: Request, challenge_id: int) -> Response:
-        ladder_selectors.challenge_by_id(challenge_id=challenge_id)
+        ladder_selectors.challenge_party_get(user=request.user, challenge_id=challenge_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         service = {
@@ -1700,7 +1703,7 @@ class LadderChallengeResultApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: LadderChallengeOutputSerializer})
     def post(self, request: Request, challenge_id: int) -> Response:
-        ladder_selectors.challenge_by_id(challenge_id=challenge_id)
+        ladder_selectors.challenge_party_get(user=request.user, challenge_id=challenge_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         challenge = ladder_services.challenge_result(

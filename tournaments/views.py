@@ -990,7 +990,7 @@ def ladder_challenge(request: HttpRequest, ladder_id: int) -> HttpResponse:
 @require_POST
 def ladder_challenge_answer(request: HttpRequest, challenge_id: int) -> HttpResponse:
     """Accept, decline (a forfeit) or withdraw a challenge."""
-    challenge = ladder_selectors.challenge_by_id(challenge_id=challenge_id)
+    challenge = ladder_selectors.challenge_party_get(user=request.user, challenge_id=challenge_id)
     action = request.POST.get("action", "")
     acts = {
         "accept": (ladder_services.challenge_accept, _("Challenge accepted: play it by its day.")),
@@ -1013,7 +1013,7 @@ def ladder_challenge_answer(request: HttpRequest, challenge_id: int) -> HttpResp
 @require_POST
 def ladder_challenge_result(request: HttpRequest, challenge_id: int) -> HttpResponse:
     """The match's score: an organiser records it; a player reports it (recorded when both agree)."""
-    challenge = ladder_selectors.challenge_by_id(challenge_id=challenge_id)
+    challenge = ladder_selectors.challenge_party_get(user=request.user, challenge_id=challenge_id)
     raw = (request.POST.get("challenger_wins", ""), request.POST.get("challenged_wins", ""))
     if not all(value.isdigit() and len(value) < 3 for value in raw):
         messages.error(request, _("Give the games each player won."))

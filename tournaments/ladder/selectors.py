@@ -10,7 +10,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from snapleague.errors import NotFound
+from snapleague.errors import NotFound, PermissionDenied
 from snapleague.users import AnyUser, signed_in
 from tournaments.access import require_organiser, user_is_organiser
 from tournaments.ladder.rules import challengeable
@@ -194,3 +194,29 @@ def challenges_overdue(*, now: datetime.datetime) -> list[int]:
         .order_by("due_at", "pk")
         .values_list("pk", flat=True)
     )
+
+
+def challenge_party_get(*, user: AnyUser, challenge_id: int) -> LadderChallenge:
+    """The challenge, for its two players and the club's organisers (who may act on it at all;
+    which of them may do what is the service's check). Raises NotFound, PermissionDenied."""
+    challenge = challenge_by_id(challenge_id=challenge_id)
+    if signed_in(user) and user.pk in (challenge.challenger.user_id, challenge.challenged.user_id):
+        return challenge
+    if user_is_organiser(user, challenge.ladder.club):
+        return challenge
+    raise PermissionDenied(
+        code="not_in_challenge",
+        message=_("Only the two players or an organiser of %(club)s may do this.")
+        % {"club": challenge.ladder.club.name},
+    )
+
+
+def challenger_check(*, user: AnyUser, ladder: Ladder) -> None:
+    """Who may challenge on ``ladder`` at all: a player of its club (linked to the account) or an
+    organiser (naming the challenger). Raises PermissionDenied ``no_player``."""
+    if user_player(user=user, club=ladder.club) is None and not user_is_organiser(user, ladder.club):
+        raise PermissionDenied(
+            code="no_player",
+            message=_("Only a player of %(club)s linked to your account may challenge.")
+            % {"club": ladder.club.name},
+        )
