@@ -45,3 +45,9 @@ def _schedule_periodic_tasks(sender: Celery, **_kwargs: object) -> None:
         sender.signature("tournaments.tasks.webhook_deliveries_reconcile_task"),
         name="webhook deliveries reconcile",
     )
+    # Forfeits the ladder challenges not played by their day (docs/ladder.md).
+    sender.add_periodic_task(
+        settings.LADDER_EXPIRE_SECONDS,
+        sender.signature("tournaments.tasks.ladder_challenges_expire_task"),
+        name="ladder challenges expire",
+    )

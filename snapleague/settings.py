@@ -326,6 +326,8 @@ WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", 
 WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("WEBHOOK_RETRY_MAX_SECONDS", "3600"))
 # Beat looks for deliveries whose Celery message was lost this often (and this late).
 WEBHOOK_RECONCILE_SECONDS = float(os.environ.get("WEBHOOK_RECONCILE_SECONDS", "60"))
+# How often beat forfeits the ladder challenges past their day (docs/ladder.md).
+LADDER_EXPIRE_SECONDS = float(os.environ.get("LADDER_EXPIRE_SECONDS", "300"))
 # Off in production: URLs must be https and every address their host resolves to public (no
 # loopback, private, link-local or reserved address: no requests into the server's own network).
 # On (the default with DEBUG, and in tests that run a local receiver): http and local addresses too.

@@ -56,7 +56,17 @@ from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snap, play_snapszer
 from tournaments import stages
-from tournaments.models import Club, Player, Season, Series, Stage, Tournament
+from tournaments.models import (
+    Club,
+    Ladder,
+    LadderChallenge,
+    LadderRung,
+    Player,
+    Season,
+    Series,
+    Stage,
+    Tournament,
+)
 from tournaments.people.services import player_claim_create
 from tournaments.services import organiser_invitation_create, tournament_players_add
 from tournaments.sessions import services as session_services
@@ -287,6 +297,20 @@ MATRIX: list[Row] = [
     r("tournaments:season-edit",                 "GET",    302, 403, 403, 403, 200, 403),
     r("tournaments:season-edit",                 "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:season-tournament",           "POST",   302, 403, 403, 403, 302, 403),
+    # --- ladders (docs/ladder.md): public ladder; a player challenges; the two or an organiser answer
+    r("tournaments:ladders",                     "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:ladder-create",               "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:ladder-create",               "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:ladder",                      "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:ladder-edit",                 "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:ladder-edit",                 "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:ladder-players",              "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:ladder-challenge",            "POST",   302, 302, 403, 403, 403, 403),  # Anna, 4th, challenges Bence
+    r("tournaments:ladder-mine",                 "GET",    302, 200, 200, 200, 200, 200),
+    r("tournaments:ladder-history",              "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:ladder-csv",                  "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:ladder-answer",               "POST",   302, 403, 403, 403, 302, 403),  # Dániel → Csilla
+    r("tournaments:ladder-result",               "POST",   302, 403, 403, 403, 302, 403),
     # --- the API (/api/): a write by someone not signed in is a 403 (session authentication) --------
     r("tournaments_api:club-list",               "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:club-list",               "POST",   403, 201, 201, 201, 201, 201),
@@ -365,6 +389,15 @@ MATRIX: list[Row] = [
     r("tournaments_api:season-table",            "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:season-tournaments",      "GET",    403, 403, 403, 403, 200, 403),
     r("tournaments_api:season-tournaments",      "POST",   403, 403, 403, 403, 200, 403),
+    r("tournaments_api:ladder-list",             "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:ladder-list",             "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:ladder-detail",           "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:ladder-detail",           "PATCH",  403, 403, 403, 403, 200, 403),
+    r("tournaments_api:ladder-players",          "POST",   403, 403, 403, 403, 200, 403),
+    r("tournaments_api:ladder-challenges",       "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:ladder-challenges",       "POST",   403, 201, 403, 403, 201, 403),  # for Anna
+    r("tournaments_api:ladder-answer",           "POST",   403, 403, 403, 403, 200, 403),
+    r("tournaments_api:ladder-result",           "POST",   403, 403, 403, 403, 200, 403),
     r("schema",                                  "GET",    200, 200, 200, 200, 200, 200),
     r("api-docs",                                "GET",    200, 200, 200, 200, 200, 200),
     r("api-redoc",                               "GET",    200, 200, 200, 200, 200, 200),
@@ -382,6 +415,7 @@ BODY_NAMES_THE_TARGET = {
     "tournaments_api:tournament-list",
     "tournaments_api:stage-list",
     "tournaments_api:season-list",
+    "tournaments_api:ladder-list",
 }
 
 
@@ -570,6 +604,18 @@ def _build() -> World:
         club=club, name="Season", starts_on=datetime.date(2000, 1, 1), ends_on=datetime.date(2999, 12, 31)
     )
 
+    ladder = Ladder.objects.create(club=club, name="Ladder", game=GameKind.SNAPSZER)
+    for place, member in enumerate([bence, csilla, daniel, anna], 1):
+        LadderRung.objects.create(ladder=ladder, player=member, place=place)
+    challenge = LadderChallenge.objects.create(
+        ladder=ladder,
+        challenger=daniel,
+        challenged=csilla,
+        challenger_place=3,
+        challenged_place=2,
+        due_at=timezone.now() + datetime.timedelta(days=7),
+    )
+
     base = {
         "slug": club.slug,
         "club_id": club.pk,
@@ -585,6 +631,8 @@ def _build() -> World:
         "delivery_id": delivered.pk,
         "session_id": night.pk,
         "season_id": season.pk,
+        "ladder_id": ladder.pk,
+        "challenge_id": challenge.pk,
         "user_id": users["player"].pk,
         "table_game_id": played.games.get(number=1).pk,  # entered by a referee: only its result
     }
@@ -674,6 +722,32 @@ def _build() -> World:
             "points_scale": "25, 18, 15",
             "best_results": "2",
         },
+        ("tournaments:ladder-create", "running"): {
+            "name": "Spring ladder",
+            "game": "snap",
+            "reach": "3",
+            "reply_days": "7",
+            "best_of": "3",
+            "rematch_days": "7",
+        },
+        ("tournaments:ladder-edit", "running"): {
+            "name": "Ladder",
+            "game": "snapszer",
+            "reach": "2",
+            "reply_days": "5",
+            "best_of": "1",
+            "rematch_days": "0",
+        },
+        ("tournaments:ladder-players", "running"): {"player": newcomer.pk, "action": "add"},
+        ("tournaments:ladder-challenge", "running"): {"challenged": bence.pk},
+        ("tournaments:ladder-answer", "running"): {"action": "accept"},
+        ("tournaments:ladder-result", "running"): {"challenger_wins": "2", "challenged_wins": "0"},
+        ("tournaments_api:ladder-list", "running"): {"club": club.pk, "name": "Spring", "game": "snap"},
+        ("tournaments_api:ladder-detail", "running"): {"reach": 2},
+        ("tournaments_api:ladder-players", "running"): {"player": newcomer.pk, "action": "add"},
+        ("tournaments_api:ladder-challenges", "running"): {"challenged": bence.pk, "challenger": anna.pk},
+        ("tournaments_api:ladder-answer", "running"): {"action": "accept"},
+        ("tournaments_api:ladder-result", "running"): {"challenger_wins": 2, "challenged_wins": 0},
         ("tournaments:season-tournament", "running"): {"tournament": running.pk, "choice": "out"},
         ("tournaments_api:season-list", "running"): {
             "club": club.pk,

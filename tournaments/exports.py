@@ -17,7 +17,8 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from snapleague.users import AnyUser
-from tournaments.models import GameResult, Round, Series, Tournament
+from tournaments.ladder.selectors import ladder_by_id, open_challenges, rungs_list
+from tournaments.models import GameResult, Ladder, Round, Series, Tournament
 from tournaments.results.values import stored_outcome
 from tournaments.seasons.selectors import SeasonPage, season_page_get
 from tournaments.selectors import StandingsPage, stage_standings_page_get, stages_visible, tournament_get
@@ -217,3 +218,17 @@ def tournament_export_data(*, user: AnyUser, tournament_id: int) -> dict[str, An
         "players": players,
         "stages": stages,
     }
+
+
+def ladder_csv(*, ladder_id: int) -> tuple[Ladder, str]:
+    """The ladder as its page shows it: place, player, player id, the open challenge if any."""
+    ladder = ladder_by_id(ladder_id=ladder_id)
+    header = [_("Place"), _("Player"), _("Player id"), _("Open challenge")]
+    busy: dict[int, str] = {}
+    for challenge in open_challenges(ladder=ladder).select_related("challenger", "challenged"):
+        busy[challenge.challenger_id] = _("challenges %(player)s") % {"player": challenge.challenged.name}
+        busy[challenge.challenged_id] = _("challenged by %(player)s") % {"player": challenge.challenger.name}
+    rows = [
+        [r.place, r.player.name, r.player_id, busy.get(r.player_id, "")] for r in rungs_list(ladder=ladder)
+    ]
+    return ladder, csv_text(header, rows)

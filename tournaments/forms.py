@@ -722,3 +722,34 @@ class SeasonForm(forms.Form):
 
     def service_kwargs(self) -> dict[str, Any]:
         return dict(self.cleaned_data)
+
+
+class LadderForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_KIND_CHOICES, widget=forms.RadioSelect)
+    season = forms.TypedChoiceField(label=_("Season"), required=False, coerce=int, empty_value=None)
+    reach = forms.IntegerField(
+        label=_("A player may challenge up to this many places above"), initial=3, min_value=1, max_value=50
+    )
+    reply_days = forms.IntegerField(
+        label=_("Days to play a challenge (then the challenged forfeits)"),
+        initial=7,
+        min_value=1,
+        max_value=90,
+    )
+    best_of = forms.IntegerField(label=_("Games per match (best of)"), initial=3, min_value=1, max_value=9)
+    rematch_days = forms.IntegerField(
+        label=_("Days before a lost challenge may be repeated against the same player"),
+        initial=7,
+        min_value=0,
+        max_value=365,
+    )
+
+    def __init__(self, *args: Any, seasons: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["season"].choices = [("", _("No season")), *((s.pk, s.name) for s in seasons)]  # type: ignore[attr-defined]
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = dict(self.cleaned_data)
+        data["season_id"] = data.pop("season")
+        return data

@@ -826,3 +826,109 @@ class SeasonTournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season}: {self.tournament} {'in' if self.included else 'out'}"
+
+
+class Ladder(models.Model):
+    """A club's ladder for one game (docs/ladder.md): its players in order (``LadderRung``), who
+    challenge those up to ``reach`` places above; a challenge is played within ``reply_days`` as a
+    best-of-``best_of`` match, or the challenged forfeits. Optionally part of a season."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ladders")
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="ladders"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=16, choices=GAME_KIND_CHOICES)
+    reach = models.PositiveSmallIntegerField(_("places a player may challenge above"), default=3)
+    reply_days = models.PositiveSmallIntegerField(_("days to play a challenge"), default=7)
+    best_of = models.PositiveSmallIntegerField(_("games per match (best of)"), default=3)
+    rematch_days = models.PositiveSmallIntegerField(
+        _("days before a lost challenge may be repeated"), default=7
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="ladder_name_unique_in_club"),
+            models.CheckConstraint(condition=Q(reach__gte=1), name="ladder_reach_1"),
+            models.CheckConstraint(condition=Q(reply_days__gte=1), name="ladder_reply_days_1"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LadderRung(models.Model):
+    """A player's place on a ladder (1 = top); the places of a ladder are 1…n without gaps."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="rungs")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ladder_rungs")
+    place = models.PositiveIntegerField()
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ladder", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "player"], name="ladder_player_once"),
+            models.UniqueConstraint(fields=["ladder", "place"], name="ladder_place_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ladder}: {self.place}. {self.player}"
+
+
+class LadderChallenge(models.Model):
+    """One challenge: open (waiting for the challenged), accepted (to be played), then decided
+    (a result or a forfeit) or cancelled. ``reports`` holds each player's reported score until
+    they agree."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted, to be played")
+        DECIDED = "decided", _("decided")
+        CANCELLED = "cancelled", _("cancelled")
+
+    class How(models.TextChoices):
+        PLAYED = "played", _("played")
+        DECLINED = "declined", _("declined: forfeit")
+        EXPIRED = "expired", _("not played in time: forfeit")
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
+    challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    challenged = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    how = models.CharField(max_length=12, choices=How.choices, blank=True)
+    # Places when the challenge was issued, and the challenger's after it was decided.
+    challenger_place = models.PositiveIntegerField()
+    challenged_place = models.PositiveIntegerField()
+    challenger_won = models.BooleanField(null=True, blank=True)
+    challenger_wins = models.PositiveSmallIntegerField(null=True, blank=True)
+    challenged_wins = models.PositiveSmallIntegerField(null=True, blank=True)
+    reports = models.JSONField(default=dict, blank=True)
+    due_at = models.DateTimeField(_("to be played by"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["status", "due_at"], name="ladder_challenge_due")]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(challenger=models.F("challenged")), name="ladder_challenge_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} → {self.challenged} ({self.status})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (self.Status.OPEN, self.Status.ACCEPTED)

@@ -6,6 +6,7 @@ from typing import Any
 
 from celery import shared_task
 
+from tournaments.ladder.services import challenges_expire
 from tournaments.ratings.services import club_ratings_recompute, clubs_with_stale_ratings
 from tournaments.selectors import stages_with_stale_standings
 from tournaments.services import stage_standings_recompute
@@ -70,3 +71,10 @@ def webhook_delivery_send_task(self: Any, delivery_id: int) -> str:
 def webhook_deliveries_reconcile_task() -> list[int]:
     """Beat: send the webhook deliveries whose message was lost (overdue, held by nobody)."""
     return webhook_deliveries_reconcile()
+
+
+@shared_task(name="tournaments.tasks.ladder_challenges_expire_task")
+def ladder_challenges_expire_task() -> list[int]:
+    """Beat: the challenged forfeits every ladder challenge not played by its day. Safe twice or in
+    parallel: each challenge is decided under its ladder's lock and only while still open."""
+    return challenges_expire()

@@ -91,4 +91,18 @@ urlpatterns = [
     path(
         "seasons/<int:season_id>/tournaments/", api.SeasonTournamentsApi.as_view(), name="season-tournaments"
     ),
+    path("ladders/", api.LadderListCreateApi.as_view(), name="ladder-list"),
+    path("ladders/<int:ladder_id>/", api.LadderDetailApi.as_view(), name="ladder-detail"),
+    path("ladders/<int:ladder_id>/players/", api.LadderPlayersApi.as_view(), name="ladder-players"),
+    path("ladders/<int:ladder_id>/challenges/", api.LadderChallengesApi.as_view(), name="ladder-challenges"),
+    path(
+        "ladder-challenges/<int:challenge_id>/answer/",
+        api.LadderChallengeAnswerApi.as_view(),
+        name="ladder-answer",
+    ),
+    path(
+        "ladder-challenges/<int:challenge_id>/result/",
+        api.LadderChallengeResultApi.as_view(),
+        name="ladder-result",
+    ),
 ]

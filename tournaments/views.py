@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -35,6 +36,7 @@ from tournaments.access import user_is_organiser
 from tournaments.forms import (
     ClubCreateForm,
     ForfeitForm,
+    LadderForm,
     PlayersAddForm,
     RefereeAddForm,
     ResultForm,
@@ -44,6 +46,8 @@ from tournaments.forms import (
     TournamentCreateForm,
     WithdrawForm,
 )
+from tournaments.ladder import selectors as ladder_selectors
+from tournaments.ladder import services as ladder_services
 from tournaments.people import selectors as people_selectors
 from tournaments.ratings.page import player_ratings_sections
 from tournaments.ratings.selectors import club_ratings_get
@@ -829,3 +833,205 @@ def season_tournament(request: HttpRequest, season_id: int) -> HttpResponse:
     else:
         messages.success(request, _("Season tournaments saved."))
     return redirect(f"{reverse('tournaments:season-edit', args=[season.pk])}#tournaments")
+
+
+# --- Ladders (docs/ladder.md) --------------------------------------------------------------------
+
+
+def _int_field(request: HttpRequest, name: str) -> int:
+    raw = request.POST.get(name, "")
+    return int(raw) if raw.isdigit() and len(raw) < 19 else 0
+
+
+@require_GET
+def club_ladders(request: HttpRequest, slug: str) -> HttpResponse:
+    page = ladder_selectors.club_ladders_page_get(user=request.user, slug=slug)
+    return render(request, "tournaments/ladders.html", {"page": page})
+
+
+@require_GET
+def ladder_detail(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    page = ladder_selectors.ladder_page_get(user=request.user, ladder_id=ladder_id)
+    return render(request, "tournaments/ladder.html", {"page": page})
+
+
+@require_GET
+def ladder_history(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    ladder = ladder_selectors.ladder_by_id(ladder_id=ladder_id)
+    challenges = ladder_selectors.challenges_list(ladder=ladder)
+    return render(request, "tournaments/ladder_history.html", {"ladder": ladder, "challenges": challenges})
+
+
+@login_required
+@require_GET
+def ladder_mine(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    """My challenges on this ladder: answer, withdraw, report the score."""
+    ladder = ladder_selectors.ladder_by_id(ladder_id=ladder_id)
+    me = ladder_selectors.user_player(user=request.user, club=ladder.club)
+    challenges = ladder_selectors.challenges_list(ladder=ladder, player=me) if me is not None else []
+    context = {"ladder": ladder, "me": me, "challenges": challenges, "best_of": ladder.best_of}
+    return render(request, "tournaments/ladder_mine.html", context)
+
+
+@require_GET
+def ladder_csv(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    ladder, text = exports.ladder_csv(ladder_id=ladder_id)
+    return _csv_response(text, f"{ladder.club.name} {ladder.name}")
+
+
+def _ladder_form_page(request: HttpRequest, club: Any, ladder: Any, save: Any) -> HttpResponse:
+    seasons = season_selectors.club_seasons_list(club=club)
+    status = 200
+    if request.method == "POST":
+        form = LadderForm(request.POST, seasons=seasons)
+        saved, status = _season_form_post(request, form, save)
+        if saved is not None:
+            messages.success(request, _("Ladder saved."))
+            return redirect("tournaments:ladder", ladder_id=saved.pk)
+    elif ladder is not None:
+        form = LadderForm(
+            seasons=seasons,
+            initial={
+                "name": ladder.name,
+                "game": ladder.game,
+                "season": ladder.season_id,
+                "reach": ladder.reach,
+                "reply_days": ladder.reply_days,
+                "best_of": ladder.best_of,
+                "rematch_days": ladder.rematch_days,
+            },
+        )
+    else:
+        form = LadderForm(seasons=seasons)
+    context = {"club": club, "form": form, "ladder": ladder}
+    return render(request, "tournaments/ladder_form.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def ladder_create(request: HttpRequest, slug: str) -> HttpResponse:
+    page = selectors.club_manage_page_get(user=request.user, slug=slug)
+    return _ladder_form_page(
+        request,
+        page.club,
+        None,
+        lambda **fields: ladder_services.ladder_create(user=request.user, club=page.club, **fields),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def ladder_edit(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    ladder = ladder_selectors.ladder_manage_get(user=request.user, ladder_id=ladder_id)
+    return _ladder_form_page(
+        request,
+        ladder.club,
+        ladder,
+        lambda **fields: ladder_services.ladder_update(user=request.user, ladder_id=ladder.pk, **fields),
+    )
+
+
+def _back(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    """Back to the page the button was on (``next``, this site only), else the ladder."""
+    target = request.POST.get("next") or ""
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("tournaments:ladder", args=[ladder_id])
+    return redirect(target)
+
+
+def _ladder_action(request: HttpRequest, ladder_id: int, act: Any, done: str) -> HttpResponse:
+    """Run one ladder write from a button; a refusal is told on the page it came from."""
+    try:
+        act()
+    except ApplicationError as exc:
+        if exc.status in (403, 404):
+            raise
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(request, done)
+    return _back(request, ladder_id)
+
+
+@login_required
+@require_POST
+def ladder_players(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    """Add a club player at the bottom, or remove one (organisers)."""
+    ladder = ladder_selectors.ladder_manage_get(user=request.user, ladder_id=ladder_id)
+    player_id = _int_field(request, "player")
+    if request.POST.get("action") == "remove":
+        return _ladder_action(
+            request,
+            ladder.pk,
+            lambda: ladder_services.ladder_player_remove(
+                user=request.user, ladder_id=ladder.pk, player_id=player_id
+            ),
+            _("The player left the ladder."),
+        )
+    return _ladder_action(
+        request,
+        ladder.pk,
+        lambda: ladder_services.ladder_player_add(
+            user=request.user, ladder_id=ladder.pk, player_id=player_id
+        ),
+        _("The player joined the ladder at the bottom."),
+    )
+
+
+@login_required
+@require_POST
+def ladder_challenge(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    ladder = ladder_selectors.ladder_by_id(ladder_id=ladder_id)
+    challenged_id = _int_field(request, "challenged")
+    return _ladder_action(
+        request,
+        ladder.pk,
+        lambda: ladder_services.challenge_create(
+            user=request.user, ladder_id=ladder.pk, challenged_id=challenged_id
+        ),
+        _("Challenge sent."),
+    )
+
+
+@login_required
+@require_POST
+def ladder_challenge_answer(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Accept, decline (a forfeit) or withdraw a challenge."""
+    challenge = ladder_selectors.challenge_party_get(user=request.user, challenge_id=challenge_id)
+    action = request.POST.get("action", "")
+    acts = {
+        "accept": (ladder_services.challenge_accept, _("Challenge accepted: play it by its day.")),
+        "decline": (
+            ladder_services.challenge_decline,
+            _("Challenge declined: the challenger takes your place."),
+        ),
+        "withdraw": (ladder_services.challenge_withdraw, _("Challenge withdrawn.")),
+    }
+    if action not in acts:
+        messages.error(request, _("Accept, decline or withdraw."))
+        return _back(request, challenge.ladder_id)
+    service, done = acts[action]
+    return _ladder_action(
+        request, challenge.ladder_id, lambda: service(user=request.user, challenge_id=challenge.pk), str(done)
+    )
+
+
+@login_required
+@require_POST
+def ladder_challenge_result(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """The match's score: an organiser records it; a player reports it (recorded when both agree)."""
+    challenge = ladder_selectors.challenge_party_get(user=request.user, challenge_id=challenge_id)
+    raw = (request.POST.get("challenger_wins", ""), request.POST.get("challenged_wins", ""))
+    if not all(value.isdigit() and len(value) < 3 for value in raw):
+        messages.error(request, _("Give the games each player won."))
+        return _back(request, challenge.ladder_id)
+    return _ladder_action(
+        request,
+        challenge.ladder_id,
+        lambda: ladder_services.challenge_result(
+            user=request.user,
+            challenge_id=challenge.pk,
+            challenger_wins=int(raw[0]),
+            challenged_wins=int(raw[1]),
+        ),
+        _("Score saved."),
+    )

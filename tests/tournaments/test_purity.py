@@ -20,6 +20,7 @@ PURE = [
     TOURNAMENTS / "ratings" / "history.py",
     TOURNAMENTS / "ratings" / "plot.py",
     TOURNAMENTS / "seasons" / "table.py",
+    TOURNAMENTS / "ladder" / "rules.py",
     *sorted((TOURNAMENTS / "formats").rglob("*.py")),
 ]
 FORBIDDEN = {"django", "rest_framework", "celery", "time", "datetime", "random", "secrets", "uuid", "os"}
