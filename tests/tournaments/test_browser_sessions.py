@@ -144,6 +144,19 @@ def test_a_club_night_from_the_desk_to_the_next_table_card(
         "() => [...document.querySelectorAll('#tonight .tonight-table')].some(e => /Anna\\s*1/.test(e.innerText))",
         timeout=20_000,
     )
+    player_page.screenshot(path=str(SHOTS / f"player-tonight-{kind}.png"), full_page=True)
+    # The series decided (2–0), her next table moves on and the standings put her on top.
+    record_result(user=organiser, series_id=annas.pk, game_number=2, result=snapszer_win(anna, opponent))
+    player_page.goto(f"{server}/")
+    player_page.wait_for_selector("#next-table")
+    assert opponent.name not in player_page.locator("#next-table").inner_text()
+    player_page.goto(f"{server}/stages/{stage.pk}/standings/")
+    player_page.wait_for_function(
+        "(name) => { const r = document.querySelector('#standings tbody tr'); return r && r.innerText.includes(name); }",
+        arg=anna.name,
+        timeout=20_000,
+    )
+    player_page.screenshot(path=str(SHOTS / f"player-standings-{kind}.png"), full_page=True)
     player_page.context.close()
 
 
