@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games.engine.protocol import GameKind
 from games.online.services import table_create
@@ -22,6 +24,7 @@ from tests.tournaments.test_browser import PHONE, browser, server  # noqa: F401 
 from tournaments import stages
 from tournaments.models import Club, Player, Series, Stage, Tournament
 from tournaments.services import organiser_invitation_create, tournament_players_add
+from tournaments.sessions import services as session_services
 
 AXE = Path(__file__).resolve().parent / "fixtures" / "axe" / "axe.min.js"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -46,6 +49,7 @@ class World:
     snap: Any
     finished: Any
     invitation: str
+    session: Any = None
 
 
 @pytest.fixture
@@ -83,8 +87,29 @@ def world(make_user: Callable[..., Account], settings: Any) -> World:
     )
     play_snapszer(finished)
     _invitation, token = organiser_invitation_create(user=organiser, club=club)
+    session = session_services.session_create(
+        user=organiser,
+        tournament=tournament,
+        name="Thursday night",
+        starts_at=timezone.now() + timedelta(hours=1),
+    )
+    session_services.session_stations_set(
+        user=organiser, session_id=session.pk, stations=session_services.parse_stations("1 Window\n2 Bar")
+    )
+    session_services.session_round_schedule(user=organiser, session_id=session.pk, round_id=played.round_id)
     return World(
-        club, tournament, draft_stage, league, knockout, played, people[0], casual, snap, finished, token
+        club,
+        tournament,
+        draft_stage,
+        league,
+        knockout,
+        played,
+        people[0],
+        casual,
+        snap,
+        finished,
+        token,
+        session,
     )
 
 
@@ -110,6 +135,7 @@ PAGES: dict[str, tuple[str | None, Callable[[World], str]]] = {
     "correction form": ("organiser", lambda w: f"/series/{w.played.pk}/games/1/correct/"),
     "player": (None, lambda w: f"/players/{w.player.pk}/"),
     "big screen": (None, lambda w: f"/tournaments/{w.tournament.pk}/screen/"),
+    "session big screen": (None, lambda w: f"/sessions/{w.session.pk}/screen/"),
     "lobby": ("anna", lambda w: "/play/"),
     "join": ("referee", lambda w: f"/play/join/{w.casual.invite_token}/"),
     "snapszer table": ("anna", lambda w: f"/play/{w.casual.pk}/"),

@@ -269,6 +269,11 @@ MATRIX: list[Row] = [
     r("tournaments:session-body",                "GET",    404, 404, 200, 404, 200, 404, on="draft"),
     r("tournaments:session-version",             "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:session-version",             "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    # The session's big screen and its fragment: as public as the tournament page.
+    r("tournaments:session-screen",              "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:session-screen",              "GET",    404, 404, 200, 404, 200, 404, on="draft"),
+    r("tournaments:session-screen-body",         "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:session-screen-body",         "GET",    404, 404, 200, 404, 200, 404, on="draft"),
     # The desk: its organisers and referees.
     r("tournaments:session-desk",                "GET",    302, 403, 200, 403, 200, 403),
     r("tournaments:session-desk",                "GET",    302, 404, 200, 404, 200, 404, on="draft"),

@@ -1,10 +1,12 @@
 """A club's data as one JSON file, and back (``manage.py club_export`` / ``club_import``).
 
-What a file holds: the club, its players, tournaments (entries, referees), stages, rounds, series
+What a file holds: the club, its players, tournaments (entries, referees), their sessions (tables,
+check-ins) and the club's tables, seasons (with their tournament choices), stages, rounds, series
 (seats, bracket slots, withdrawals, forfeits), games and every result version, the stored
 standings, the tournaments' audit log, and the online games of its series (seats, log, snapshots;
 not the owner's lease, which is a running process's). Not its open organiser invitations: their
 links are signed with the exporting install's ``SECRET_KEY`` and mean nothing elsewhere; nor
+players' calendar tokens (private addresses: the new install hands out its own); nor
 sign-in entries of the audit log, which belong to no club. People are carried **by username** (name, e-mail, password hash, active),
 never as staff or superusers: an account that exists already in the install is used as it is.
 
@@ -36,6 +38,7 @@ from snapleague.errors import ApplicationError
 from tournaments.models import (
     AuditEntry,
     BracketSlot,
+    CheckIn,
     Club,
     Entry,
     Forfeit,
@@ -43,10 +46,14 @@ from tournaments.models import (
     GameResult,
     Player,
     Round,
+    Season,
+    SeasonTournament,
     Series,
     SeriesSeat,
+    Session,
     Stage,
     StandingRow,
+    Station,
     Tournament,
     Withdrawal,
 )
@@ -79,6 +86,11 @@ def _club_querysets(club: Club) -> list[models.QuerySet[Any]]:
         Player.objects.filter(club=club),
         Tournament.objects.filter(club=club),
         Entry.objects.filter(tournament__club=club),
+        Session.objects.filter(tournament__club=club),
+        Station.objects.filter(club=club),
+        CheckIn.objects.filter(session__tournament__club=club),
+        Season.objects.filter(club=club),
+        SeasonTournament.objects.filter(season__club=club),
         Stage.objects.filter(tournament__club=club),
         Round.objects.filter(stage__tournament__club=club),
         series,
@@ -113,6 +125,8 @@ def _users_of(club: Club) -> list[Any]:
         OnlineSeat.objects.filter(game__in=online).values_list("user_id", flat=True),
         GameLogEntry.objects.filter(game__in=online).values_list("user_id", flat=True),
         AuditEntry.objects.filter(tournament__club=club).values_list("user_id", flat=True),
+        CheckIn.objects.filter(session__tournament__club=club).values_list("checked_in_by_id", flat=True),
+        Season.objects.filter(club=club).values_list("created_by_id", flat=True),
     ]
     ids = {pk for values in named for pk in values if pk is not None}
     return list(get_user_model().objects.filter(pk__in=ids).order_by("username"))
@@ -223,6 +237,11 @@ _MODELS: tuple[type[models.Model], ...] = (
     Player,
     Tournament,
     Entry,
+    Session,
+    Station,
+    CheckIn,
+    Season,
+    SeasonTournament,
     Stage,
     Round,
     Series,

@@ -67,6 +67,12 @@ urlpatterns = [
     path("sessions/<int:session_id>/", session_views.session_detail, name="session"),
     path("sessions/<int:session_id>/body/", session_views.session_body, name="session-body"),
     path("sessions/<int:session_id>/version/", session_views.session_version, name="session-version"),
+    path("sessions/<int:session_id>/screen/", session_views.session_screen, name="session-screen"),
+    path(
+        "sessions/<int:session_id>/screen/body/",
+        session_views.session_screen_fragment,
+        name="session-screen-body",
+    ),
     path("sessions/<int:session_id>/desk/", session_views.session_desk, name="session-desk"),
     path("sessions/<int:session_id>/checkins/", session_views.session_check_in, name="session-checkin"),
     path("sessions/<int:session_id>/close/", session_views.session_close, name="session-close"),

@@ -5,8 +5,9 @@ whom, the series score, what is still being played), the live standings, and the
 stage has one. Long lists are cut into several panels, so that every line stays readable from 5 m.
 
 Where the tables come from is a :class:`RoundSource`: for a tournament, its current round
-(:func:`tournament_current_round`); a session's screen (a later issue) passes its own source, e.g.
-that round filtered to the session's tables, and reuses :func:`screen_build` unchanged.
+(:func:`tournament_current_round`); for a session, the current round of its schedule
+(``tournaments.sessions.selectors.session_current_round``), both through :func:`screen_build`.
+A table the session put at a station of the room is shown by that station's number and name.
 
 Nothing here is more than the public pages show: names, table numbers, games won, statuses,
 the standings' ranks and values and the bracket drawing. No result history, reasons, referees or
@@ -24,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from snapleague.users import AnyUser
 from tournaments.bracket_page import stage_drawing
-from tournaments.models import Player, Round, Series, SeriesSeat, Stage, StandingRow, Tournament
+from tournaments.models import Player, Round, Series, SeriesSeat, Session, Stage, StandingRow, Tournament
 from tournaments.selectors import (
     StandingsPage,
     series_scores,
@@ -65,6 +66,7 @@ class ScreenTable:
     status: str  # Series.Status, or "walkover"
     status_label: str
     seats: list[ScreenSeat]
+    station: str = ""  # the room's table it is played at ("Table 3 · Window"), when one is set
 
     @property
     def open(self) -> bool:
@@ -84,10 +86,11 @@ class CurrentRound:
 RoundSource = Callable[[Tournament], "CurrentRound | None"]
 
 
-def _series_of(round_: Round) -> list[Series]:
+def series_of(round_: Round) -> list[Series]:
     seats = SeriesSeat.objects.select_related("player").order_by("seat")
     return list(
         Series.objects.filter(round=round_)
+        .select_related("station")
         .prefetch_related(Prefetch("seats", queryset=seats), "forfeits")
         .order_by("table")
     )
@@ -112,7 +115,7 @@ def tournament_current_round(tournament: Tournament) -> CurrentRound | None:
     round_ = open_round or Round.objects.filter(stage=stage).order_by("-number").first()
     assert round_ is not None  # the stage was chosen for having rounds
     round_ = Round.objects.select_related("bye").get(pk=round_.pk)
-    return CurrentRound(stage=stage, round=round_, series=_series_of(round_))
+    return CurrentRound(stage=stage, round=round_, series=series_of(round_))
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,7 @@ class ScreenPage:
     panels: list[Panel]
     stages: list[Stage]  # followed for live updates (their versions)
     bye: Player | None
+    session: Session | None = None  # a session's screen (its fragment's address, its heading)
 
     @property
     def open_tables(self) -> int:
@@ -159,7 +163,8 @@ def _table(series: Series, score: tuple[int, ...] | None) -> ScreenTable:
         status, label = "walkover", _("walkover")
     else:
         status, label = str(series.status), str(series.get_status_display())
-    return ScreenTable(table=series.table, status=status, status_label=label, seats=seats)
+    station = str(series.station) if series.station_id is not None else ""
+    return ScreenTable(table=series.table, status=status, status_label=label, seats=seats, station=station)
 
 
 def _chunks(items: Sequence[Any], size: int) -> list[list[Any]]:
@@ -188,14 +193,17 @@ def _standings_panels(standings: StandingsPage) -> list[Panel]:
     return panels
 
 
-def screen_build(*, user: AnyUser, tournament: Tournament, source: RoundSource) -> ScreenPage:
+def screen_build(
+    *, user: AnyUser, tournament: Tournament, source: RoundSource, session: Session | None = None
+) -> ScreenPage:
     """The screen of ``tournament`` (already checked visible to ``user``), its tables taken from
-    ``source``."""
+    ``source`` (``session``: the session whose screen it is)."""
     current = source(tournament)
     stages = list(Stage.objects.filter(tournament=tournament).order_by("order", "pk"))
     if current is None:
-        empty = Panel(key="empty", kind="empty", title=_("No round published yet."))
-        return ScreenPage(tournament, None, [], [empty], stages, None)
+        nothing = _("No round is scheduled in this session yet.") if session else _("No round published yet.")
+        empty = Panel(key="empty", kind="empty", title=nothing)
+        return ScreenPage(tournament, None, [], [empty], stages, None, session)
     scores = series_scores(stage=current.stage, series=current.series)
     tables = [_table(s, scores.get(s.pk)) for s in current.series]
     title = _("Tables")
@@ -214,7 +222,7 @@ def screen_build(*, user: AnyUser, tournament: Tournament, source: RoundSource) 
     drawing = stage_drawing(stage_page)
     if drawing is not None:
         panels.append(Panel(key="bracket", kind="bracket", title=_("Bracket"), drawing=drawing))
-    return ScreenPage(tournament, current, tables, panels, stages, current.round.bye)
+    return ScreenPage(tournament, current, tables, panels, stages, current.round.bye, session)
 
 
 def tournament_screen_get(*, user: AnyUser, tournament_id: int) -> ScreenPage:

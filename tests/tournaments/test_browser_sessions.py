@@ -8,6 +8,7 @@ them); set ``SNAPLEAGUE_SCREENSHOTS=var/screenshots`` to write them elsewhere.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from datetime import timedelta
@@ -26,7 +27,8 @@ from tests.tournaments.test_browser import (  # noqa: F401
 )
 from tournaments import stages
 from tournaments.models import Forfeit, GameKind, Player, Round, Series, Session
-from tournaments.services import tournament_create, tournament_players_add
+from tournaments.services import tournament_create, tournament_players_add, tournament_referee_add
+from tournaments.sessions import services as session_services
 
 pytestmark = [pytest.mark.browser]
 
@@ -142,4 +144,106 @@ def test_a_club_night_from_the_desk_to_the_next_table_card(
         "() => [...document.querySelectorAll('#tonight .tonight-table')].some(e => /Anna\\s*1/.test(e.innerText))",
         timeout=20_000,
     )
+    player_page.screenshot(path=str(SHOTS / f"player-tonight-{kind}.png"), full_page=True)
+    # The series decided (2–0), her next table moves on and the standings put her on top.
+    record_result(user=organiser, series_id=annas.pk, game_number=2, result=snapszer_win(anna, opponent))
+    player_page.goto(f"{server}/")
+    player_page.wait_for_selector("#next-table")
+    assert opponent.name not in player_page.locator("#next-table").inner_text()
+    player_page.goto(f"{server}/stages/{stage.pk}/standings/")
+    player_page.wait_for_function(
+        "(name) => { const r = document.querySelector('#standings tbody tr'); return r && r.innerText.includes(name); }",
+        arg=anna.name,
+        timeout=20_000,
+    )
+    player_page.screenshot(path=str(SHOTS / f"player-standings-{kind}.png"), full_page=True)
     player_page.context.close()
+
+
+def _decoded_qr(png: bytes) -> list[str]:
+    """The texts of the QR codes in a screenshot, read by zxing-cpp (a real decoder, as a phone's
+    camera app would read the printed sheet)."""
+    import zxingcpp
+    from PIL import Image
+
+    return [code.text for code in zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_referee_records_from_the_qr_code_of_a_table_sheet(
+    server: str,  # noqa: F811
+    browser: Any,  # noqa: F811
+    *,
+    club: Any,
+    referee: Any,
+    players: list[Player],
+    device: dict[str, Any],
+) -> None:
+    kind = "phone" if device is PHONE else "desktop"
+    # Given tonight's session of a Snapszer league of four (best of 3), round 1 at two named tables,
+    organiser = club.organisers.get()
+    tournament = tournament_create(user=organiser, club=club, name="Spring League", game=GameKind.SNAPSZER)
+    tournament_players_add(user=organiser, tournament=tournament, players=players[:4])
+    tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
+    stage = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
+    stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    session = session_services.session_create(
+        user=organiser,
+        tournament=tournament,
+        name="Thursday night",
+        starts_at=timezone.now() + timedelta(hours=1),
+    )
+    session_services.session_stations_set(
+        user=organiser, session_id=session.pk, stations=session_services.parse_stations("1 Window\n2 Bar")
+    )
+    first = Round.objects.get(stage=stage, number=1)
+    session_services.session_round_schedule(user=organiser, session_id=session.pk, round_id=first.pk)
+    window = Series.objects.get(round=first, station__name="Window")
+    winner, loser = (seat.player for seat in window.seats.order_by("seat"))
+
+    # The desk prints the round's table sheets (a desktop browser): the referee's phone reads the
+    # QR code on the Window table's sheet,
+    desk = signed_in_page(browser, server, organiser.username, DESKTOP, then=f"/sessions/{session.pk}/")
+    desk.click("text=Print table sheets")
+    desk.wait_for_url(re.compile(rf"/stages/{stage.pk}/rounds/1/sheets/"))
+    sheet = desk.locator(f".sheet[data-series='{window.pk}']")
+    assert "Table 1 · Window" in sheet.locator(".sheet-table").inner_text()
+    sheet.screenshot(path=str(SHOTS / f"referee-qr-sheet-{kind}.png"))
+    codes = _decoded_qr(sheet.locator(".sheet-qr svg").screenshot())
+    assert codes == [f"{server}/series/{window.pk}/record/"]
+    desk.context.close()
+
+    # opens the address it holds, signs in as the referee and lands on that series' result form;
+    phone = browser.new_context(**device)
+    phone.set_default_timeout(15_000)
+    page = phone.new_page()
+    page.goto(codes[0])
+    page.fill("input[name=username]", referee.username)
+    page.fill("input[name=password]", "pw-for-tests-only")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(rf"^[^?]*/series/{window.pk}/record/$"))
+    assert winner.name in page.content() and loser.name in page.content()
+    page.screenshot(path=str(SHOTS / f"referee-qr-form-{kind}.png"), full_page=True)
+
+    # records the two games of the series (7–3, 7–5),
+    for number, points in ((1, 3), (2, 5)):
+        page.goto(codes[0])
+        page.fill(f"input[name=score_{winner.pk}]", "7")
+        page.fill(f"input[name=score_{loser.pk}]", str(points))
+        page.locator("button.submit").click()
+        page.wait_for_url(re.compile(rf"^[^?]*/series/{window.pk}/$"))
+        page.wait_for_selector(f"text=Game {number} recorded.")
+    window.refresh_from_db()
+    assert window.status == Series.Status.DECIDED and window.placings == {str(winner.pk): 1, str(loser.pk): 2}
+
+    # and the standings show it: the winner on top with a series won, the loser with one played.
+    page.goto(f"{server}/stages/{stage.pk}/standings/")
+    page.wait_for_function(
+        "(name) => { const r = document.querySelector('#standings tbody tr'); return r && r.innerText.includes(name); }",
+        arg=winner.name,
+        timeout=20_000,
+    )
+    assert loser.name in page.locator("#standings tbody").inner_text()
+    page.screenshot(path=str(SHOTS / f"referee-qr-standings-{kind}.png"), full_page=True)
+    phone.close()

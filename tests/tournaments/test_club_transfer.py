@@ -12,7 +12,17 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from tournaments.models import AuditEntry, Club, GameResult, Player, Series, Stage, StandingRow
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    GameResult,
+    Player,
+    Season,
+    Series,
+    Session,
+    Stage,
+    StandingRow,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +66,25 @@ def _picture(club: Club) -> dict[str, Any]:
             )
             for e in AuditEntry.objects.filter(tournament__club=club)
         ),
+        # The club nights: sessions with their rounds, tables at the series, check-ins; the seasons.
+        "sessions": sorted(
+            (
+                s.name,
+                s.starts_at.isoformat(),
+                s.check_in,
+                sorted(str(st) for st in s.stations.all()),
+                sorted(c.player.name for c in s.check_ins.all()),
+                sorted(str(r) for r in s.rounds.all()),
+            )
+            for s in Session.objects.filter(tournament__club=club)
+        ),
+        "stations": sorted(
+            (s.key, str(s.station))
+            for s in Series.objects.filter(stage__tournament__club=club, station__isnull=False)
+        ),
+        "seasons": sorted(
+            (s.name, str(s.starts_on), str(s.ends_on)) for s in Season.objects.filter(club=club)
+        ),
     }
 
 
@@ -70,6 +99,7 @@ def test_export_wipe_import_gives_the_same_club_and_standings(demo: Club, tmp_pa
     before = _picture(demo)
     assert before["results"] > 10 and any(rows for *_v, rows in before["standings"].values())
     assert len(before["audit"]) >= before["results"]  # every result write is in the audit log
+    assert before["sessions"] and before["stations"] and before["seasons"]
     file = tmp_path / "demo.json"
     call_command("club_export", "demo", output=str(file))
     _wipe(demo)

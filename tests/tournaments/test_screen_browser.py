@@ -4,21 +4,24 @@ its picture in docs/big-screen.png (the README shows it)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from snapleague.chromium import CHROMIUM
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments.test_browser import browser, server  # noqa: F401  (fixtures)
-from tournaments.models import GameKind, Player, Series, StageFormat
+from tournaments.models import GameKind, Player, Round, Series, StageFormat
 from tournaments.services import (
     stage_create,
     stage_rounds_generate,
     tournament_create,
     tournament_players_add,
 )
+from tournaments.sessions import services as session_services
 
 pytestmark = [
     pytest.mark.browser,
@@ -132,3 +135,75 @@ def test_the_big_screen_cycles_follows_a_result_and_answers_the_desk(
         == "none"
     )
     calm.close()
+
+
+SESSION_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "session-screen.png"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sessions_big_screen_shows_its_round_at_its_tables_and_follows_a_result(
+    server: str,  # noqa: F811
+    browser: Any,  # noqa: F811
+    club: Any,
+    players: list[Player],
+) -> None:
+    # Given a league of eight whose rounds 1 and 2 are scheduled in tonight's session, played at the
+    # session's four named tables,
+    organiser = club.organisers.get()
+    tournament = tournament_create(
+        user=organiser, club=club, name="Thursday Snapszer", game=GameKind.SNAPSZER
+    )
+    tournament_players_add(user=organiser, tournament=tournament, players=players)
+    stage = stage_create(
+        user=organiser, tournament=tournament, name="League", format=StageFormat.ROUND_ROBIN, options={}
+    )
+    stage_rounds_generate(user=organiser, stage_id=stage.pk)
+    session = session_services.session_create(
+        user=organiser,
+        tournament=tournament,
+        name="Club night",
+        starts_at=timezone.now() + timedelta(hours=1),
+    )
+    session_services.session_stations_set(
+        user=organiser,
+        session_id=session.pk,
+        stations=session_services.parse_stations("11 Window\n12 Fireplace\n13 Bar\n14 Door"),
+    )
+    for number in (1, 2):
+        one = Round.objects.get(stage=stage, number=number)
+        session_services.session_round_schedule(user=organiser, session_id=session.pk, round_id=one.pk)
+    tables = list(Series.objects.filter(stage=stage, round__number=1).order_by("table"))
+    record_result(
+        user=organiser, series_id=tables[0].pk, game_number=1, result=snapszer_win(*_seated(tables[0]))
+    )
+
+    # When the session's screen is opened by nobody signed in, at full HD,
+    context = browser.new_context(**FULL_HD)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.goto(f"{server}/sessions/{session.pk}/screen/?seconds=600")
+    page.wait_for_function("() => window.snapLive && snapLive.subscribed().length === 1")
+    # then it shows round 1 at the session's tables, by their names,
+    assert "Club night" in (page.locator(".screen-head h1").text_content() or "")
+    first = page.locator(".screen-table[data-table='1']")
+    assert "Table 11 · Window" in (first.locator(".screen-table-no").text_content() or "")
+    assert "Table 14 · Door" in (
+        page.locator(".screen-table[data-table='4'] .screen-table-no").text_content() or ""
+    )
+    page.evaluate("window.notReloaded = true")
+    # and follows a result recorded meanwhile without a reload.
+    record_result(
+        user=organiser, series_id=tables[0].pk, game_number=2, result=snapszer_win(*_seated(tables[0]))
+    )
+    page.wait_for_function(
+        "() => document.querySelector(\".screen-table[data-table='1']\").classList.contains('decided')"
+    )
+    assert page.evaluate("window.notReloaded") is True
+    assert "3 of 4 tables still to finish" in (page.locator(".screen-open").text_content() or "")
+    # Readable from the back of the room: large names, no scrolling at 1920×1080.
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.screen-seats li')).fontSize)")
+    assert size >= 36
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState === 'finished')")
+    page.screenshot(path=str(SESSION_SCREENSHOT))
+    context.close()

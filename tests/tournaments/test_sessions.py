@@ -3,6 +3,7 @@ the tonight page's and the next-table card's reads, and their pages."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -525,3 +526,62 @@ def test_the_card_checks_the_player_in_and_links_play_for_an_online_series(
     # Someone else looking at Anna's page sees her next table, without her buttons.
     other = _client(organiser).get(player_url).content.decode()
     assert "Anna’s next table" in other and 'id="next-play"' not in other
+
+
+# --- The session's big screen -----------------------------------------------------------------------
+
+
+def _win_series(referee: Account, series: Series) -> None:
+    first, second = [seat.player for seat in series.seats.order_by("seat")]
+    for number in (1, 2):
+        record_result(
+            user=referee, series_id=series.pk, game_number=number, result=snapszer_win(first, second)
+        )
+
+
+def test_session_screen_shows_its_current_round_at_its_stations_and_moves_on(
+    league: Any, organiser: Account, referee: Account
+) -> None:
+    tournament, _four = league
+    session = _session(organiser, tournament)
+    services.session_stations_set(
+        user=organiser, session_id=session.pk, stations=services.parse_stations("5 Window\n6")
+    )
+    anyone = Client()
+    url = reverse("tournaments:session-screen", args=[session.pk])
+    # Before a round is scheduled in it, the screen says so (the tournament's screen has round 1).
+    empty = anyone.get(url).content.decode()
+    assert "No round is scheduled in this session yet." in empty and 'data-table="' not in empty
+    assert "Window" not in anyone.get(reverse("tournaments:screen", args=[tournament.pk])).content.decode()
+    # Rounds 1 and 2 scheduled into the session: the screen shows round 1 at the session's tables,
+    rounds = list(Round.objects.filter(stage__tournament=tournament).order_by("number"))
+    for one in rounds[:2]:
+        services.session_round_schedule(user=organiser, session_id=session.pk, round_id=one.pk)
+    html = anyone.get(url).content.decode()
+    assert "Thursday night" in html and "Round 1" in html
+    assert "Table 5 · Window" in html and "Table 6" in html
+    for series in Series.objects.filter(round=rounds[0]):
+        for seat in series.seats.all():
+            assert seat.player.name in html
+    assert f'hx-get="{reverse("tournaments:session-screen-body", args=[session.pk])}"' in html
+    assert re.findall(r'data-panel="([^"]+)"', html) == ["tables-1", "standings-0-1"]
+    # and once every table of round 1 has finished, round 2 (the fragment as the page reloads it).
+    for series in Series.objects.filter(round=rounds[0]):
+        _win_series(referee, series)
+    body = anyone.get(reverse("tournaments:session-screen-body", args=[session.pk])).content.decode()
+    assert "Round 2" in body and "Round 1" not in body and "2 of 2 tables still to finish" in body
+    assert 'id="screen-body"' in body and "<html" not in body
+    # The session page links to it.
+    page = _client(organiser).get(reverse("tournaments:session", args=[session.pk])).content.decode()
+    assert f'href="{url}"' in page
+
+
+def test_session_screen_of_a_draft_is_not_found_for_the_public(
+    make_tournament: Callable[..., Tournament], organiser: Account
+) -> None:
+    draft = make_tournament(game=GameKind.SNAPSZER, status=Tournament.Status.DRAFT)
+    session = _session(organiser, draft)
+    url = reverse("tournaments:session-screen", args=[session.pk])
+    assert Client().get(url).status_code == 404
+    assert _client(organiser).get(url).status_code == 200
+    assert Client().get(reverse("tournaments:session-screen", args=[987654])).status_code == 404

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import NotFound, PermissionDenied
 from snapleague.users import AnyUser, signed_in
+from tournaments import screen
 from tournaments.access import require_organiser, require_recorder, user_can_record
 from tournaments.models import CheckIn, Entry, Player, Round, Series, Session, Station, Tournament
 from tournaments.selectors import Roles, roles_get, series_scores, tournaments_visible
@@ -237,6 +238,41 @@ def session_tonight_get(*, user: AnyUser, session_id: int) -> TonightPage:
         else [],
         my_players=mine,
         my_check_ins={p.pk for p in mine if p.pk in check_ins},
+    )
+
+
+# --- The session's big screen ------------------------------------------------------------------------
+
+
+def session_current_round(session: Session) -> screen.CurrentRound | None:
+    """The round a session's screen shows: the tonight page's current round (the first of its
+    schedule with a series still open, else its last), with all of that round's tables. None while
+    no round is scheduled in it."""
+    rounds = _session_rounds(session)
+    open_counts = dict(
+        Series.objects.filter(round__in=rounds, walkover=False)
+        .exclude(status=Series.Status.DECIDED)
+        .values_list("round_id")
+        .annotate(n=Count("pk"))
+    )
+    current_id = planning.current_round(
+        [planning.RoundStatus(r.pk, r.number, open_counts.get(r.pk, 0)) for r in rounds]
+    )
+    if current_id is None:
+        return None
+    round_ = Round.objects.select_related("bye", "stage__tournament__club").get(pk=current_id)
+    return screen.CurrentRound(stage=round_.stage, round=round_, series=screen.series_of(round_))
+
+
+def session_screen_get(*, user: AnyUser, session_id: int) -> screen.ScreenPage:
+    """The big screen of a session: as public as its tournament (NotFound otherwise), its tables
+    those of the session's current round, at the session's stations."""
+    session = session_get(user=user, session_id=session_id)
+    return screen.screen_build(
+        user=user,
+        tournament=session.tournament,
+        source=lambda _tournament: session_current_round(session),
+        session=session,
     )
 
 

@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
+from tournaments import screen
 from tournaments import selectors as tournament_selectors
 from tournaments.forms import RoundScheduleForm, SessionCreateForm, StationsForm
 from tournaments.sessions import calendar, selectors, services
@@ -87,6 +88,25 @@ def session_body(request: HttpRequest, session_id: int) -> HttpResponse:
 def session_version(request: HttpRequest, session_id: int) -> JsonResponse:
     version = selectors.session_version_get(user=request.user, session_id=session_id)
     return _changed(request, version, "tonight-changed")
+
+
+@require_GET
+def session_screen(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The session's big screen: the tournament's screen (tournaments/screen.py) with the tables
+    of this session's current round, at its stations (docs/web.md, "The big screen")."""
+    page = selectors.session_screen_get(user=request.user, session_id=session_id)
+    context = {
+        "page": page,
+        "poll": LIVE_POLL_SECONDS,
+        "seconds": screen.screen_seconds(request.GET.get("seconds")),
+    }
+    return render(request, "tournaments/screen.html", context)
+
+
+@require_GET
+def session_screen_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
+    page = selectors.session_screen_get(user=request.user, session_id=session_id)
+    return render(request, "tournaments/_screen_body.html", {"page": page, "poll": LIVE_POLL_SECONDS})
 
 
 @login_required

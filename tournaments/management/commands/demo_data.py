@@ -1,4 +1,5 @@
-"""Load the demo club: players, a Snap league and a Snapszer league with some results in.
+"""Load the demo club: players, a Snap league and a Snapszer league with some results in, a club
+night of the Snapszer league tonight (its tables, rounds and check-ins) and next week, and a season.
 
 Idempotent: when the demo club exists nothing changes. ``--reset`` throws it away and loads it
 afresh. ``--accounts`` only prints the demo accounts. Results go through the same service a
@@ -8,16 +9,19 @@ referee uses, so the demo exercises the real path (standings are computed by the
 from __future__ import annotations
 
 import random
+from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
+from django.utils import timezone
 
 from snapleague.users import Account
-from tournaments.models import Club, GameKind, Player, Series, SeriesFormat, StageFormat
+from tournaments.models import Club, GameKind, Player, Round, Series, SeriesFormat, StageFormat, Tournament
 from tournaments.results.selectors import result_target_get
 from tournaments.results.services import UserSource, result_record
+from tournaments.seasons.services import season_create
 from tournaments.services import (
     club_create,
     stage_create,
@@ -26,6 +30,7 @@ from tournaments.services import (
     tournament_players_add,
     tournament_referee_add,
 )
+from tournaments.sessions import services as session_services
 from tournaments.stages import stage_advance, stage_round_publish
 
 DEMO_SLUG = "demo"
@@ -164,6 +169,55 @@ class Command(BaseCommand):
                 for series in Series.objects.filter(stage=stage, status=Series.Status.PENDING):
                     self._play(series, referee, rng)
                 stage_advance(stage_id=stage.pk)  # as the stage task does after the last result
+
+        self._club_night(organiser, snapszer, players)
+        today = timezone.localdate()
+        season_create(
+            user=organiser,
+            club=club,
+            name=f"Season {today.year}",
+            starts_on=date(today.year, 1, 1),
+            ends_on=date(today.year, 12, 31),
+        )
+
+    def _club_night(self, organiser: Account, tournament: Tournament, players: list[Player]) -> None:
+        """Tonight's session of the Snapszer league: four named tables, the round being played and
+        the next one scheduled, most players checked in (check-in still open); and next week's."""
+        now = timezone.localtime()
+        start = now.replace(second=0, microsecond=0) + timedelta(minutes=15 - now.minute % 15)
+        tonight = session_services.session_create(
+            user=organiser, tournament=tournament, name="Club night", starts_at=start, venue="Back room"
+        )
+        session_services.session_stations_set(
+            user=organiser,
+            session_id=tonight.pk,
+            stations=session_services.parse_stations("1 Window\n2 Fireplace\n3 Bar\n4 Door"),
+        )
+        rounds = list(Round.objects.filter(stage__tournament=tournament).order_by("number"))
+        open_rounds = [r for r in rounds if r.series.exclude(status=Series.Status.DECIDED).exists()]
+        for index, round_ in enumerate(open_rounds[:2]):
+            session_services.session_round_schedule(
+                user=organiser,
+                session_id=tonight.pk,
+                round_id=round_.pk,
+                starts_at=start + timedelta(hours=index),
+            )
+        for player in players[1:7]:  # Anna (the demo player account) checks in on her own phone
+            session_services.session_check_in(user=organiser, session_id=tonight.pk, player_id=player.pk)
+        next_week = session_services.session_create(
+            user=organiser,
+            tournament=tournament,
+            name="Club night",
+            starts_at=start + timedelta(days=7),
+            venue="Back room",
+        )
+        for index, round_ in enumerate(open_rounds[2:]):
+            session_services.session_round_schedule(
+                user=organiser,
+                session_id=next_week.pk,
+                round_id=round_.pk,
+                starts_at=start + timedelta(days=7, hours=index),
+            )
 
     def _play(self, series: Series, referee: Account, rng: random.Random, games: int | None = None) -> None:
         number = 0
