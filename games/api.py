@@ -13,20 +13,26 @@ from rest_framework.views import APIView
 from games.snap_stats.selectors import person_stats_get
 
 
-class SnapSummarySerializer(serializers.Serializer[Any]):
-    games = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    calls_timed = serializers.IntegerField()
-    median_reaction_ms = serializers.FloatField(allow_null=True)
-    p90_reaction_ms = serializers.IntegerField(allow_null=True)
+class SnapChancesSerializer(serializers.Serializer[Any]):
+    """How a player's chances to call went, counted the same way over all their games (the
+    summary) and in one game (a game's line)."""
+
     chances = serializers.IntegerField()
-    won = serializers.IntegerField()
+    won = serializers.IntegerField(help_text="chances won")
     tied = serializers.IntegerField()
     late = serializers.IntegerField()
     not_called = serializers.IntegerField()
     missed = serializers.IntegerField()
     false_calls = serializers.IntegerField()
     flagged = serializers.IntegerField()
+
+
+class SnapSummarySerializer(SnapChancesSerializer):
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    calls_timed = serializers.IntegerField()
+    median_reaction_ms = serializers.FloatField(allow_null=True)
+    p90_reaction_ms = serializers.IntegerField(allow_null=True)
 
 
 class SnapCallSerializer(serializers.Serializer[Any]):
@@ -38,7 +44,7 @@ class SnapCallSerializer(serializers.Serializer[Any]):
     outcome = serializers.CharField()
 
 
-class SnapGameLineSerializer(serializers.Serializer[Any]):
+class SnapGameLineSerializer(SnapChancesSerializer):
     game = serializers.IntegerField()
     finished_at = serializers.DateTimeField()
     tournament = serializers.BooleanField()
@@ -46,14 +52,6 @@ class SnapGameLineSerializer(serializers.Serializer[Any]):
     won_game = serializers.BooleanField()
     placing = serializers.IntegerField(allow_null=True)
     calls = SnapCallSerializer(many=True)
-    chances = serializers.IntegerField()
-    won = serializers.IntegerField(help_text="chances won")
-    tied = serializers.IntegerField()
-    late = serializers.IntegerField()
-    not_called = serializers.IntegerField()
-    missed = serializers.IntegerField()
-    false_calls = serializers.IntegerField()
-    flagged = serializers.IntegerField()
     stood_in = serializers.BooleanField()
 
 

@@ -4,6 +4,7 @@ their analysis."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -88,6 +89,18 @@ def _said(request: HttpRequest, error: ApplicationError) -> None:
                 messages.error(request, str(problem))
 
 
+def _open_table(request: HttpRequest, table: Callable[[], dict[str, Any]]) -> HttpResponse:
+    """Opens the table ``table()`` describes (``table_create``'s arguments; it may refuse them)
+    for the user with their client seed, and goes to it. Refused: the lobby again, with the
+    reasons and the error's status."""
+    try:
+        game = table_create(user=request.user, client_seed=request.POST.get("client_seed", ""), **table())
+    except ApplicationError as error:
+        _said(request, error)
+        return _lobby(request, status=error.status)
+    return redirect("games:table", game.pk)
+
+
 def _int(value: str | None, default: int) -> int:
     try:
         return int(value) if value is not None else default
@@ -113,28 +126,25 @@ def table_new(request: HttpRequest) -> HttpResponse:
     level = request.POST.get("level", online.default_level)
     low, _high = engine_for(kind).seat_range()
     seats = _int(request.POST.get("seats"), low) if kind == GameKind.SNAP else low
-    try:
+
+    def table() -> dict[str, Any]:
         if variant not in variants:
             raise ApplicationError(code="unknown_variant", message=_("There are no such rules."))
         options = dict(variants[variant])
         length = request.POST.get("length")
         if length:
             options["max_game_seconds"] = _int(length, 0)
-        game = table_create(
-            user=request.user,
-            kind=kind,
-            options=options,
-            seats=seats,
-            bots=[level] * (seats - 1) if opponent == "bot" else [],
-            absent_seconds=(
+        return {
+            "kind": kind,
+            "options": options,
+            "seats": seats,
+            "bots": [level] * (seats - 1) if opponent == "bot" else [],
+            "absent_seconds": (
                 _int(request.POST["absent_seconds"], -1) if request.POST.get("absent_seconds") else None
             ),
-            client_seed=request.POST.get("client_seed", ""),
-        )
-    except ApplicationError as error:
-        _said(request, error)
-        return _lobby(request, status=error.status)
-    return redirect("games:table", game.pk)
+        }
+
+    return _open_table(request, table)
 
 
 @login_required
@@ -388,7 +398,8 @@ def practice(request: HttpRequest) -> HttpResponse:
     snap = online_for(GameKind.SNAP)
     level = request.POST.get("level", "")
     seats = _int(request.POST.get("seats"), PRACTICE_SEATS[0])
-    try:
+
+    def table() -> dict[str, Any]:
         if level not in snap.bot_levels:
             raise ApplicationError(
                 code="unknown_level",
@@ -401,18 +412,14 @@ def practice(request: HttpRequest) -> HttpResponse:
                 message=_("A practice game has 2, 3 or 4 players."),
                 fields={"seats": [_("Choose 2, 3 or 4.")]},
             )
-        game = table_create(
-            user=request.user,
-            kind=GameKind.SNAP,
-            options={**snap.variants()["classic"], "max_game_seconds": PRACTICE_LENGTH},
-            seats=seats,
-            bots=[level] * (seats - 1),
-            client_seed=request.POST.get("client_seed", ""),
-        )
-    except ApplicationError as error:
-        _said(request, error)
-        return _lobby(request, status=error.status)
-    return redirect("games:table", game.pk)
+        return {
+            "kind": GameKind.SNAP,
+            "options": {**snap.variants()["classic"], "max_game_seconds": PRACTICE_LENGTH},
+            "seats": seats,
+            "bots": [level] * (seats - 1),
+        }
+
+    return _open_table(request, table)
 
 
 @login_required

@@ -14,7 +14,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -38,6 +37,7 @@ from tournaments.models import (
     StandingRow,
     Tournament,
 )
+from tournaments.signed_links import signed_row, signed_token
 
 DEFAULT_PROFILE = {GameKind.SNAP: "classic", GameKind.SNAPSZER: "snapszer"}
 
@@ -133,7 +133,7 @@ INVITATION_SALT = "snapleague.organiser-invitation"
 
 def organiser_invitation_token(invitation: OrganiserInvitation) -> str:
     """The link's token: the invitation's id, signed (it cannot be guessed or altered)."""
-    return signing.dumps({"invitation": invitation.pk}, salt=INVITATION_SALT)
+    return signed_token("invitation", invitation.pk, salt=INVITATION_SALT)
 
 
 @transaction.atomic
@@ -160,17 +160,14 @@ def organiser_invitation_get(*, token: str, lock: bool = False) -> OrganiserInvi
             "for a new one."
         ),
     )
-    try:
-        payload = signing.loads(token, salt=INVITATION_SALT)
-        invitation_id = int(payload["invitation"])
-    except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise invalid from None
-    queryset = OrganiserInvitation.objects.select_related("club")
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))
-    invitation = queryset.filter(pk=invitation_id).first()
-    if invitation is None:  # its club was deleted
-        raise invalid
+    invitation = signed_row(
+        token,
+        key="invitation",
+        salt=INVITATION_SALT,
+        queryset=OrganiserInvitation.objects.select_related("club"),
+        lock=lock,
+        invalid=invalid,
+    )
     if invitation.accepted_at is not None:
         raise ApplicationError(
             code="invitation_used",

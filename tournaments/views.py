@@ -307,11 +307,11 @@ def stage_version(request: HttpRequest, stage_id: int) -> JsonResponse:
     return _changed(request, version, "standings-changed")
 
 
-@require_GET
-def tournament_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The room's big screen: cycles the current round's tables, the standings and the bracket
-    every ``?seconds=`` (docs/web.md, "The big screen")."""
-    page = screen.tournament_screen_get(user=request.user, tournament_id=tournament_id)
+def screen_response(request: HttpRequest, page: Any, *, fragment: bool = False) -> HttpResponse:
+    """A big screen (a tournament's or a session's): the whole page, cycling every ``?seconds=``,
+    or only its body for the poll that refreshes it."""
+    if fragment:
+        return render(request, "tournaments/_screen_body.html", {"page": page, "poll": LIVE_POLL_SECONDS})
     context = {
         "page": page,
         "poll": LIVE_POLL_SECONDS,
@@ -321,9 +321,17 @@ def tournament_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @require_GET
+def tournament_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The room's big screen: cycles the current round's tables, the standings and the bracket
+    every ``?seconds=`` (docs/web.md, "The big screen")."""
+    page = screen.tournament_screen_get(user=request.user, tournament_id=tournament_id)
+    return screen_response(request, page)
+
+
+@require_GET
 def tournament_screen_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse:
     page = screen.tournament_screen_get(user=request.user, tournament_id=tournament_id)
-    return render(request, "tournaments/_screen_body.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+    return screen_response(request, page, fragment=True)
 
 
 @login_required

@@ -42,6 +42,14 @@ STAND_IN = "stand_in"  # the log's control row: a bot takes (``bot``) or gives b
 WON, TIED, LATE = "won", "tied", "late"
 
 
+CHANCE_COUNTS = ("chances", "won", "tied", "late", "not_called", "missed", "false_calls", "flagged")
+
+
+def _chance_counts(stats: Any) -> dict[str, int]:
+    """How the chances went, by ``CHANCE_COUNTS`` (a seat's in one game, or a person's summary)."""
+    return {name: getattr(stats, name) for name in CHANCE_COUNTS}
+
+
 @dataclass(frozen=True, slots=True)
 class CallTiming:
     """One valid call: when it arrived, its effective time, the reveal it answered, the reaction."""
@@ -97,14 +105,7 @@ class SeatStats:
         return {
             "seat": self.seat,
             "calls": [c.to_dict() for c in self.calls],
-            "chances": self.chances,
-            "won": self.won,
-            "tied": self.tied,
-            "late": self.late,
-            "not_called": self.not_called,
-            "missed": self.missed,
-            "false_calls": self.false_calls,
-            "flagged": self.flagged,
+            **_chance_counts(self),
             "stood_in": self.stood_in,
         }
 
@@ -437,14 +438,7 @@ class Summary:
             "calls_timed": len(self.reactions),
             "median_reaction_ms": self.median_ms,
             "p90_reaction_ms": self.p90_ms,
-            "chances": self.chances,
-            "won": self.won,
-            "tied": self.tied,
-            "late": self.late,
-            "not_called": self.not_called,
-            "missed": self.missed,
-            "false_calls": self.false_calls,
-            "flagged": self.flagged,
+            **_chance_counts(self),
         }
 
 

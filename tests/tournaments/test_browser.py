@@ -35,14 +35,19 @@ from tournaments.services import (
 )
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
-pytestmark = [
+# A browser test module's marks (``pytestmark = BROWSER_TEST``) and its test on both devices.
+BROWSER_TEST = [
     pytest.mark.browser,
     pytest.mark.skipif(
         not CHROMIUM.exists(),
         reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
     ),
 ]
+on_phone_and_desktop = pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+
+pytestmark = BROWSER_TEST
 
 
 @pytest.fixture(scope="module", autouse=True)

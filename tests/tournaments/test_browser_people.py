@@ -10,21 +10,21 @@ from typing import Any
 
 import pytest
 
-from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
-from tests.tournaments.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
+from tests.tournaments.test_browser import (  # noqa: F401
+    BROWSER_TEST,
+    browser,
+    on_phone_and_desktop,
+    server,
+    signed_in_page,
+)
 from tournaments.models import Club, Player
 
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@on_phone_and_desktop
 def test_an_organiser_invites_and_the_person_claims_their_player(
     browser: Any,  # noqa: F811
     server: str,  # noqa: F811

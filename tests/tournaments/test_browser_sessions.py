@@ -19,9 +19,12 @@ import pytest
 from django.utils import timezone
 
 from tests.tournaments.test_browser import (  # noqa: F401
+    BROWSER_TEST,
+    DESKTOP,
     PHONE,
     _end_live_server_sessions,
     browser,
+    on_phone_and_desktop,
     server,
     signed_in_page,
 )
@@ -30,9 +33,8 @@ from tournaments.models import Forfeit, GameKind, Player, Round, Series, Session
 from tournaments.services import tournament_create, tournament_players_add, tournament_referee_add
 from tournaments.sessions import services as session_services
 
-pytestmark = [pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SHOTS = Path(os.environ.get("SNAPLEAGUE_SCREENSHOTS", "docs"))
 
 
@@ -40,8 +42,21 @@ def _local(delta: timedelta) -> str:
     return (timezone.localtime() + delta).strftime("%Y-%m-%dT%H:%M")
 
 
+def _spring_league(club: Any, players: list[Player], referee: Any = None) -> tuple[Any, Any, Any]:
+    """The club's organiser, a Snapszer tournament of ``players`` (and ``referee``) and its
+    round-robin stage with round 1 published."""
+    organiser = club.organisers.get()
+    tournament = tournament_create(user=organiser, club=club, name="Spring League", game=GameKind.SNAPSZER)
+    tournament_players_add(user=organiser, tournament=tournament, players=players)
+    if referee is not None:
+        tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
+    stage = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
+    stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    return organiser, tournament, stage
+
+
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@on_phone_and_desktop
 def test_a_club_night_from_the_desk_to_the_next_table_card(
     server: str,  # noqa: F811
     browser: Any,  # noqa: F811
@@ -50,13 +65,9 @@ def test_a_club_night_from_the_desk_to_the_next_table_card(
     device: dict[str, Any],
 ) -> None:
     kind = "phone" if device is PHONE else "desktop"
-    organiser = club.organisers.get()
-    tournament = tournament_create(user=organiser, club=club, name="Spring League", game=GameKind.SNAPSZER)
     four = players[:4]
     anna = four[0]  # players[0] has an account (player_user)
-    tournament_players_add(user=organiser, tournament=tournament, players=four)
-    stage = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
-    stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    organiser, tournament, stage = _spring_league(club, four)
     first = Round.objects.get(stage=stage, number=1)
     annas = Series.objects.get(round=first, seats__player=anna)
     opponent = next(s.player for s in annas.seats.all() if s.player_id != anna.pk)
@@ -170,7 +181,7 @@ def _decoded_qr(png: bytes) -> list[str]:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@on_phone_and_desktop
 def test_a_referee_records_from_the_qr_code_of_a_table_sheet(
     server: str,  # noqa: F811
     browser: Any,  # noqa: F811
@@ -182,12 +193,7 @@ def test_a_referee_records_from_the_qr_code_of_a_table_sheet(
 ) -> None:
     kind = "phone" if device is PHONE else "desktop"
     # Given tonight's session of a Snapszer league of four (best of 3), round 1 at two named tables,
-    organiser = club.organisers.get()
-    tournament = tournament_create(user=organiser, club=club, name="Spring League", game=GameKind.SNAPSZER)
-    tournament_players_add(user=organiser, tournament=tournament, players=players[:4])
-    tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
-    stage = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
-    stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    organiser, tournament, stage = _spring_league(club, players[:4], referee=referee)
     session = session_services.session_create(
         user=organiser,
         tournament=tournament,

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from snapleague.chromium import CHROMIUM
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments.test_browser import (  # noqa: F401
-    PHONE,
+    BROWSER_TEST,
     _end_live_server_sessions,  # ends the live server's pooled PostgreSQL sessions after the module
     browser,
+    on_phone_and_desktop,
     server,
     signed_in_page,
 )
@@ -23,16 +23,11 @@ from tournaments.models import Club, GameKind, Player
 from tournaments.webhooks import signing
 from tournaments.webhooks.models import WebhookDelivery, WebhookEndpoint
 
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@on_phone_and_desktop
 def test_the_organiser_registers_an_endpoint_and_sees_the_delivery_log(  # noqa: PLR0917
     browser: Any,  # noqa: F811
     server: str,  # noqa: F811

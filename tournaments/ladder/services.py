@@ -7,7 +7,7 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.functional import Promise
@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from snapleague.users import AnyUser, signed_in
 from tournaments.access import require_organiser, user_is_organiser
+from tournaments.club_names import club_name_checked, name_taken_on_clash
 from tournaments.ladder import rules
 from tournaments.ladder.selectors import (
     challenge_by_id,
@@ -27,8 +28,6 @@ from tournaments.ladder.selectors import (
     user_player,
 )
 from tournaments.models import Club, GameKind, Ladder, LadderChallenge, LadderRung, Player, Season
-
-NAME_MAX = 120
 
 
 def _invalid(message: str | Promise, fields: dict[str, list[str | Promise]]) -> ApplicationError:
@@ -48,17 +47,15 @@ def _checked(
     ladder: Ladder | None = None,
 ) -> dict[str, Any]:
     fields: dict[str, list[str | Promise]] = {}
-    name = " ".join((name or "").split())
-    if not name:
-        fields["name"] = [_("A ladder needs a name.")]
-    elif len(name) > NAME_MAX:
-        fields["name"] = [_("At most %(count)s characters.") % {"count": NAME_MAX}]
-    else:
-        clash = Ladder.objects.filter(club=club, name=name)
-        if ladder is not None:
-            clash = clash.exclude(pk=ladder.pk)
-        if clash.exists():
-            fields["name"] = [_("The club has a ladder of that name already.")]
+    name = club_name_checked(
+        name,
+        club=club,
+        model=Ladder,
+        instance=ladder,
+        fields=fields,
+        missing=_("A ladder needs a name."),
+        taken=_("The club has a ladder of that name already."),
+    )
     if game not in GameKind:
         fields["game"] = [_("Choose Snap or Snapszer.")]
     season = None
@@ -120,11 +117,8 @@ def ladder_create(
         best_of=best_of,
         rematch_days=rematch_days,
     )
-    try:
-        with transaction.atomic():
-            return Ladder.objects.create(club=club, created_by=user if signed_in(user) else None, **values)
-    except IntegrityError:
-        raise _name_taken() from None
+    with name_taken_on_clash(_name_taken):
+        return Ladder.objects.create(club=club, created_by=user if signed_in(user) else None, **values)
 
 
 @transaction.atomic
@@ -163,11 +157,8 @@ def ladder_update(
         )
     for name_, value in values.items():
         setattr(ladder, name_, value)
-    try:
-        with transaction.atomic():
-            ladder.save()
-    except IntegrityError:
-        raise _name_taken() from None
+    with name_taken_on_clash(_name_taken):
+        ladder.save()
     return ladder
 
 
@@ -338,6 +329,19 @@ def _side(user: AnyUser, challenge: LadderChallenge) -> str | None:
     return None
 
 
+def _acted_on(
+    user: AnyUser, challenge_id: int, *, by: str, statuses: Sequence[str] = ()
+) -> tuple[Ladder, LadderChallenge]:
+    """The challenge (locked, with its ladder) that its ``by`` player, or an organiser of the club,
+    acts on while it is in one of ``statuses`` (default: open or accepted). Raises NotFound,
+    PermissionDenied, Conflict."""
+    ladder, challenge = _locked_challenge(challenge_id)
+    if _side(user, challenge) != by:
+        require_organiser(user, ladder.club)
+    _require_open(challenge, *statuses)
+    return ladder, challenge
+
+
 def _decide(
     ladder: Ladder,
     challenge: LadderChallenge,
@@ -366,10 +370,9 @@ def _decide(
 def challenge_accept(*, user: AnyUser, challenge_id: int) -> LadderChallenge:
     """The challenged (or an organiser) accepts: the match is to be played by the same day.
     Raises NotFound, PermissionDenied, Conflict (no longer open)."""
-    ladder, challenge = _locked_challenge(challenge_id)
-    if _side(user, challenge) != "challenged":
-        require_organiser(user, ladder.club)
-    _require_open(challenge, LadderChallenge.Status.OPEN)
+    _ladder, challenge = _acted_on(
+        user, challenge_id, by="challenged", statuses=(LadderChallenge.Status.OPEN,)
+    )
     challenge.status = LadderChallenge.Status.ACCEPTED
     challenge.accepted_at = timezone.now()
     challenge.save(update_fields=["status", "accepted_at"])
@@ -380,10 +383,7 @@ def challenge_accept(*, user: AnyUser, challenge_id: int) -> LadderChallenge:
 def challenge_decline(*, user: AnyUser, challenge_id: int) -> LadderChallenge:
     """The challenged declines (or, accepted, gives up): a forfeit, the challenger takes the place.
     Raises NotFound, PermissionDenied, Conflict."""
-    ladder, challenge = _locked_challenge(challenge_id)
-    if _side(user, challenge) != "challenged":
-        require_organiser(user, ladder.club)
-    _require_open(challenge)
+    ladder, challenge = _acted_on(user, challenge_id, by="challenged")
     return _decide(ladder, challenge, challenger_won=True, how=LadderChallenge.How.DECLINED, user=user)
 
 
@@ -391,10 +391,9 @@ def challenge_decline(*, user: AnyUser, challenge_id: int) -> LadderChallenge:
 def challenge_withdraw(*, user: AnyUser, challenge_id: int) -> LadderChallenge:
     """The challenger (or an organiser) takes back a challenge not yet accepted: nothing changes.
     Raises NotFound, PermissionDenied, Conflict."""
-    ladder, challenge = _locked_challenge(challenge_id)
-    if _side(user, challenge) != "challenger":
-        require_organiser(user, ladder.club)
-    _require_open(challenge, LadderChallenge.Status.OPEN)
+    _ladder, challenge = _acted_on(
+        user, challenge_id, by="challenger", statuses=(LadderChallenge.Status.OPEN,)
+    )
     challenge.status = LadderChallenge.Status.CANCELLED
     challenge.decided_at = timezone.now()
     challenge.save(update_fields=["status", "decided_at"])

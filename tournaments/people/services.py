@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -23,13 +22,14 @@ from tournaments.access import require_organiser
 from tournaments.audit import audit
 from tournaments.models import AuditEntry, Player, PlayerClaim
 from tournaments.people.selectors import player_by_id
+from tournaments.signed_links import signed_row, signed_token
 
 CLAIM_SALT = "snapleague.player-claim"
 
 
 def player_claim_token(claim: PlayerClaim) -> str:
     """The link's token: the claim's id, signed (it cannot be guessed or altered)."""
-    return signing.dumps({"claim": claim.pk}, salt=CLAIM_SALT)
+    return signed_token("claim", claim.pk, salt=CLAIM_SALT)
 
 
 @transaction.atomic
@@ -77,17 +77,14 @@ def player_claim_get(*, token: str, lock: bool = False) -> PlayerClaim:
             "organiser for a new one."
         ),
     )
-    try:
-        payload = signing.loads(token, salt=CLAIM_SALT)
-        claim_id = int(payload["claim"])
-    except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise invalid from None
-    queryset = PlayerClaim.objects.select_related("player__club", "player__user")
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))
-    claim = queryset.filter(pk=claim_id).first()
-    if claim is None:  # its player or club was deleted
-        raise invalid
+    claim = signed_row(
+        token,
+        key="claim",
+        salt=CLAIM_SALT,
+        queryset=PlayerClaim.objects.select_related("player__club", "player__user"),
+        lock=lock,
+        invalid=invalid,
+    )
     club = claim.player.club.name
     if claim.accepted_at is not None:
         raise Conflict(

@@ -6,18 +6,18 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import ApplicationError
 from snapleague.users import AnyUser
 from tournaments.access import require_organiser
+from tournaments.club_names import club_name_checked, name_taken_on_clash
 from tournaments.models import Club, GameKind, Season, SeasonTournament, Tournament
 from tournaments.seasons.selectors import season_by_id
 from tournaments.seasons.table import DEFAULT_SCALE, SCALE_MAX_LENGTH, SCALE_MAX_POINTS, scale_problem
 
-NAME_MAX = 120
 BEST_RESULTS_MAX = 1000
 
 
@@ -57,17 +57,15 @@ def _checked(
     """The season's fields as they will be stored. Raises ApplicationError ``invalid`` with every
     field's problem at once."""
     fields: dict[str, list[Promise | str]] = {}
-    name = " ".join((name or "").split())
-    if not name:
-        fields["name"] = [_("A season needs a name.")]
-    elif len(name) > NAME_MAX:
-        fields["name"] = [_("At most %(count)s characters.") % {"count": NAME_MAX}]
-    else:
-        clash = Season.objects.filter(club=club, name=name)
-        if season is not None:
-            clash = clash.exclude(pk=season.pk)
-        if clash.exists():
-            fields["name"] = [_("The club has a season of that name already.")]
+    name = club_name_checked(
+        name,
+        club=club,
+        model=Season,
+        instance=season,
+        fields=fields,
+        missing=_("A season needs a name."),
+        taken=_("The club has a season of that name already."),
+    )
     if starts_on is None:
         fields["starts_on"] = [_("When does the season start?")]
     if ends_on is None:
@@ -133,13 +131,8 @@ def season_create(
         points_scale=points_scale,
         best_results=best_results,
     )
-    try:
-        with transaction.atomic():  # a savepoint: two at once with one name is a field error, not a 500
-            return Season.objects.create(
-                club=club, created_by=user if user.is_authenticated else None, **values
-            )
-    except IntegrityError:
-        raise _name_taken() from None
+    with name_taken_on_clash(_name_taken):
+        return Season.objects.create(club=club, created_by=user if user.is_authenticated else None, **values)
 
 
 @transaction.atomic
@@ -170,11 +163,8 @@ def season_update(
     )
     for field, value in values.items():
         setattr(season, field, value)
-    try:
-        with transaction.atomic():
-            season.save()
-    except IntegrityError:
-        raise _name_taken() from None
+    with name_taken_on_clash(_name_taken):
+        season.save()
     return season
 
 

@@ -23,11 +23,16 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import screen
 from tournaments import selectors as tournament_selectors
 from tournaments.forms import RoundScheduleForm, SessionCreateForm, StationsForm
 from tournaments.sessions import calendar, selectors, services
-from tournaments.views import LIVE_POLL_SECONDS, _apply_service_error, _changed, _tournament_form_failed
+from tournaments.views import (
+    LIVE_POLL_SECONDS,
+    _apply_service_error,
+    _changed,
+    _tournament_form_failed,
+    screen_response,
+)
 
 
 def _tonight(request: HttpRequest, page: Any, *, status: int = 200, **forms: Any) -> HttpResponse:
@@ -95,18 +100,13 @@ def session_screen(request: HttpRequest, session_id: int) -> HttpResponse:
     """The session's big screen: the tournament's screen (tournaments/screen.py) with the tables
     of this session's current round, at its stations (docs/web.md, "The big screen")."""
     page = selectors.session_screen_get(user=request.user, session_id=session_id)
-    context = {
-        "page": page,
-        "poll": LIVE_POLL_SECONDS,
-        "seconds": screen.screen_seconds(request.GET.get("seconds")),
-    }
-    return render(request, "tournaments/screen.html", context)
+    return screen_response(request, page)
 
 
 @require_GET
 def session_screen_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
     page = selectors.session_screen_get(user=request.user, session_id=session_id)
-    return render(request, "tournaments/_screen_body.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+    return screen_response(request, page, fragment=True)
 
 
 @login_required
