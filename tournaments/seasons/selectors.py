@@ -27,7 +27,7 @@ from tournaments.seasons.table import (
     final_placings,
     season_table,
 )
-from tournaments.selectors import club_get, stage_champion, tournaments_visible
+from tournaments.selectors import club_get, row_by_id, stage_champion, tournaments_visible
 
 # How long a tournament's final placings stay memoised (they are keyed by its stages' versions).
 PLACINGS_CACHE_SECONDS = 24 * 3600
@@ -36,13 +36,12 @@ PLACINGS_CACHE_SECONDS = 24 * 3600
 def season_by_id(*, season_id: int, lock: bool = False) -> Season:
     """The season with its club; ``lock``: its row stays locked until the transaction ends.
     Raises NotFound."""
-    queryset = Season.objects.select_related("club")
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))
-    try:
-        return queryset.get(pk=season_id)
-    except Season.DoesNotExist:
-        raise NotFound(code="season_not_found", message=_("No such season.")) from None
+    return row_by_id(
+        Season.objects.select_related("club"),
+        season_id,
+        lock=lock,
+        missing=NotFound(code="season_not_found", message=_("No such season.")),
+    )
 
 
 def season_manage_get(*, user: AnyUser, season_id: int) -> Season:
