@@ -1337,14 +1337,7 @@ class SeasonDetailApi(APIView):
         # Who may is decided before the body is read (a refusal does not depend on it).
         season = season_selectors.season_manage_get(user=request.user, season_id=season_id)
         data = validated_input(self.InputSerializer, request, partial=True)
-        current = {
-            "name": season.name,
-            "starts_on": season.starts_on,
-            "ends_on": season.ends_on,
-            "game": season.game,
-            "points_scale": season.points_scale,
-            "best_results": season.best_results,
-        }
+        current = season_selectors.season_fields(season)
         sent = {k: v for k, v in data.items() if k in request.data}
         season = season_services.season_update(user=request.user, season_id=season.pk, **{**current, **sent})
         return Response(SeasonOutputSerializer(season).data)
@@ -1568,15 +1561,7 @@ class LadderDetailApi(APIView):
     def patch(self, request: Request, ladder_id: int) -> Response:
         ladder = ladder_selectors.ladder_manage_get(user=request.user, ladder_id=ladder_id)
         data = validated_input(self.InputSerializer, request, partial=True)
-        current = {
-            "name": ladder.name,
-            "game": ladder.game,
-            "season": ladder.season_id,
-            "reach": ladder.reach,
-            "reply_days": ladder.reply_days,
-            "best_of": ladder.best_of,
-            "rematch_days": ladder.rematch_days,
-        }
+        current = ladder_selectors.ladder_fields(ladder)
         sent = {k: v for k, v in data.items() if k in request.data}
         ladder = ladder_services.ladder_update(
             user=request.user, ladder_id=ladder.pk, **_ladder_fields({**current, **sent})

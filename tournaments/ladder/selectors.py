@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -27,6 +28,19 @@ def ladder_by_id(*, ladder_id: int, lock: bool = False) -> Ladder:
         lock=lock,
         missing=NotFound(code="ladder_not_found", message=_("No such ladder.")),
     )
+
+
+def ladder_fields(ladder: Ladder) -> dict[str, Any]:
+    """The ladder's settings as its form and the API take them (its season as ``season``)."""
+    return {
+        "name": ladder.name,
+        "game": ladder.game,
+        "season": ladder.season_id,
+        "reach": ladder.reach,
+        "reply_days": ladder.reply_days,
+        "best_of": ladder.best_of,
+        "rematch_days": ladder.rematch_days,
+    }
 
 
 def ladder_manage_get(*, user: AnyUser, ladder_id: int) -> Ladder:

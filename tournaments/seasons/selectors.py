@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -42,6 +43,18 @@ def season_by_id(*, season_id: int, lock: bool = False) -> Season:
         lock=lock,
         missing=NotFound(code="season_not_found", message=_("No such season.")),
     )
+
+
+def season_fields(season: Season) -> dict[str, Any]:
+    """The season's editable fields as its form and the API take them (season_update's keywords)."""
+    return {
+        "name": season.name,
+        "starts_on": season.starts_on,
+        "ends_on": season.ends_on,
+        "game": season.game,
+        "points_scale": season.points_scale,
+        "best_results": season.best_results,
+    }
 
 
 def season_manage_get(*, user: AnyUser, season_id: int) -> Season:
