@@ -149,23 +149,29 @@ def make_series(make_tournament: Callable[..., Tournament]) -> Callable[..., Ser
             defaults={"name": "League", "format": StageFormat.ROUND_ROBIN, "seed": secrets.token_hex(8)},
         )
         round_, _ = Round.objects.get_or_create(stage=stage, number=1)
-        seed = secrets.token_hex(8)
         table = Series.objects.filter(round=round_).count() + 1
-        series = Series.objects.create(
-            stage=stage,
-            round=round_,
-            table=table,
-            key=f"R1-{table}",
-            seat_count=len(seated),
-            format=tournament.series_format,
-            seed=seed,
-            seed_hash=seed_commitment(seed),
-        )
-        for index, player in enumerate(seated):
-            SeriesSeat.objects.create(series=series, player=player, seat=index)
-        return series
+        return series_seated(round_, table, seated, series_format=tournament.series_format)
 
     return make
+
+
+def series_seated(round_: Round, table: int, seated: list[Player], *, series_format: str) -> Series:
+    """A series at ``table`` of ``round_`` with its seed committed, ``seated`` in its seats in
+    order (by hand, not through pairing)."""
+    seed = secrets.token_hex(8)
+    series = Series.objects.create(
+        stage_id=round_.stage_id,
+        round=round_,
+        table=table,
+        key=f"R{round_.number}-{table}",
+        seat_count=len(seated),
+        format=series_format,
+        seed=seed,
+        seed_hash=seed_commitment(seed),
+    )
+    for index, player in enumerate(seated):
+        SeriesSeat.objects.create(series=series, player=player, seat=index)
+    return series
 
 
 def snap_win(winner: Player, *out_first_to_last: Player) -> dict[str, Any]:

@@ -385,9 +385,8 @@ class ClubListApi(ListAPIView[Club]):
 
     @extend_schema(request=InputSerializer, responses={201: ClubOutputSerializer})
     def post(self, request: Request) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        club = services.club_create(user=request.user, name=serializer.validated_data["name"])
+        data = validated_input(self.InputSerializer, request)
+        club = services.club_create(user=request.user, name=data["name"])
         return Response(ClubOutputSerializer(club).data, status=status.HTTP_201_CREATED)
 
 
@@ -430,11 +429,8 @@ class InvitationAcceptApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: ClubOutputSerializer})
     def post(self, request: Request) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        club = services.organiser_invitation_accept(
-            user=request.user, token=serializer.validated_data["token"]
-        )
+        data = validated_input(self.InputSerializer, request)
+        club = services.organiser_invitation_accept(user=request.user, token=data["token"])
         return Response(ClubOutputSerializer(club).data)
 
 
@@ -480,10 +476,9 @@ class PlayerListCreateApi(ListAPIView[Player]):
 
     @extend_schema(request=InputSerializer, responses={201: PlayerOutputSerializer})
     def post(self, request: Request) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        club = selectors.club_get_by_id(club_id=serializer.validated_data["club"])
-        player = services.player_create(user=request.user, club=club, name=serializer.validated_data["name"])
+        data = validated_input(self.InputSerializer, request)
+        club = selectors.club_get_by_id(club_id=data["club"])
+        player = services.player_create(user=request.user, club=club, name=data["name"])
         return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -542,9 +537,7 @@ class TournamentListCreateApi(ListAPIView[Tournament]):
 
     @extend_schema(request=InputSerializer, responses={201: TournamentOutputSerializer})
     def post(self, request: Request) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
+        data = validated_input(self.InputSerializer, request)
         club = selectors.club_get_by_id(club_id=data.pop("club"))
         tournament = services.tournament_create(user=request.user, club=club, **data)
         return Response(TournamentOutputSerializer(tournament).data, status=status.HTTP_201_CREATED)
@@ -570,9 +563,8 @@ class TournamentPlayersAddApi(APIView):
     def post(self, request: Request, tournament_id: int) -> Response:
         # Who may is decided before the body is read (a refusal does not depend on it).
         tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        players = selectors.players_by_ids(player_ids=serializer.validated_data["players"])
+        data = validated_input(self.InputSerializer, request)
+        players = selectors.players_by_ids(player_ids=data["players"])
         services.tournament_players_add(user=request.user, tournament=tournament, players=players)
         return Response(TournamentOutputSerializer(tournament).data)
 
@@ -590,6 +582,16 @@ class ErrorOutputSerializer(serializers.Serializer[Any]):
 
     class Meta:
         ref_name = "Error"
+
+
+def validated_input(
+    serializer_class: type[serializers.Serializer[Any]], request: Request, *, partial: bool = False
+) -> dict[str, Any]:
+    """The request's body as ``serializer_class`` reads it (``partial``: only the fields sent are
+    required), a new dict the caller may change. Raises ValidationError: a 400 with field errors."""
+    serializer = serializer_class(data=request.data, partial=partial)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
 
 
 def _refusals(**described: str) -> dict[int, OpenApiResponse]:
@@ -706,9 +708,7 @@ class StageListCreateApi(ListAPIView[Stage]):
         },
     )
     def post(self, request: Request) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
+        data = validated_input(self.InputSerializer, request)
         tournament = selectors.tournament_get(user=request.user, tournament_id=data.pop("tournament"))
         stage = stages.stage_create(user=request.user, tournament=tournament, **data)
         return Response(StageOutputSerializer(stage).data, status=status.HTTP_201_CREATED)
@@ -812,11 +812,8 @@ class StageRoundsPublishApi(APIView):
     )
     def post(self, request: Request, stage_id: int) -> Response:
         stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        rounds = stages.stage_round_publish(
-            user=request.user, stage_id=stage.pk, round_number=serializer.validated_data["round"]
-        )
+        data = validated_input(self.InputSerializer, request)
+        rounds = stages.stage_round_publish(user=request.user, stage_id=stage.pk, round_number=data["round"])
         published = (
             Round.objects.filter(pk__in=[r.pk for r in rounds])
             .prefetch_related(
@@ -896,9 +893,7 @@ class StageWithdrawalsApi(APIView):
     )
     def post(self, request: Request, stage_id: int) -> Response:
         stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated_input(self.InputSerializer, request)
         withdrawal = stages.stage_withdraw(
             user=request.user,
             stage_id=stage.pk,
@@ -939,13 +934,12 @@ class SeriesForfeitApi(APIView):
     )
     def post(self, request: Request, series_id: int) -> Response:
         series = selectors.series_manage_get(user=request.user, series_id=series_id)  # before the body
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        data = validated_input(self.InputSerializer, request)
         stages.series_forfeit(
             user=request.user,
             series_id=series.pk,
-            player_ids=serializer.validated_data["players"],
-            reason=serializer.validated_data["reason"],
+            player_ids=data["players"],
+            reason=data["reason"],
         )
         return Response(
             SeriesOutputSerializer(selectors.series_get(user=request.user, series_id=series.pk)).data,
@@ -1321,9 +1315,7 @@ class SeasonListCreateApi(ListAPIView[Season]):
 
     @extend_schema(request=InputSerializer, responses={201: SeasonOutputSerializer})
     def post(self, request: Request) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
+        data = validated_input(self.InputSerializer, request)
         club = selectors.club_get_by_id(club_id=data.pop("club"))
         season = season_services.season_create(user=request.user, club=club, **data)
         return Response(SeasonOutputSerializer(season).data, status=status.HTTP_201_CREATED)
@@ -1344,17 +1336,9 @@ class SeasonDetailApi(APIView):
     def patch(self, request: Request, season_id: int) -> Response:
         # Who may is decided before the body is read (a refusal does not depend on it).
         season = season_selectors.season_manage_get(user=request.user, season_id=season_id)
-        serializer = self.InputSerializer(data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
-        current = {
-            "name": season.name,
-            "starts_on": season.starts_on,
-            "ends_on": season.ends_on,
-            "game": season.game,
-            "points_scale": season.points_scale,
-            "best_results": season.best_results,
-        }
-        sent = {k: v for k, v in serializer.validated_data.items() if k in request.data}
+        data = validated_input(self.InputSerializer, request, partial=True)
+        current = season_selectors.season_fields(season)
+        sent = {k: v for k, v in data.items() if k in request.data}
         season = season_services.season_update(user=request.user, season_id=season.pk, **{**current, **sent})
         return Response(SeasonOutputSerializer(season).data)
 
@@ -1446,9 +1430,7 @@ class SeasonTournamentsApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: SeasonCandidateOutputSerializer(many=True)})
     def post(self, request: Request, season_id: int) -> Response:
         season = season_selectors.season_manage_get(user=request.user, season_id=season_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated_input(self.InputSerializer, request)
         season = season_services.season_tournament_set(
             user=request.user, season_id=season.pk, tournament_id=data["tournament"], choice=data["choice"]
         )
@@ -1556,9 +1538,7 @@ class LadderListCreateApi(ListAPIView[Ladder]):
 
     @extend_schema(request=InputSerializer, responses={201: LadderOutputSerializer})
     def post(self, request: Request) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
+        data = validated_input(self.InputSerializer, request)
         club = selectors.club_get_by_id(club_id=data.pop("club"))
         ladder = ladder_services.ladder_create(user=request.user, club=club, **_ladder_fields(data))
         return Response(LadderOutputSerializer(ladder).data, status=status.HTTP_201_CREATED)
@@ -1580,18 +1560,9 @@ class LadderDetailApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: LadderOutputSerializer})
     def patch(self, request: Request, ladder_id: int) -> Response:
         ladder = ladder_selectors.ladder_manage_get(user=request.user, ladder_id=ladder_id)
-        serializer = self.InputSerializer(data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
-        current = {
-            "name": ladder.name,
-            "game": ladder.game,
-            "season": ladder.season_id,
-            "reach": ladder.reach,
-            "reply_days": ladder.reply_days,
-            "best_of": ladder.best_of,
-            "rematch_days": ladder.rematch_days,
-        }
-        sent = {k: v for k, v in serializer.validated_data.items() if k in request.data}
+        data = validated_input(self.InputSerializer, request, partial=True)
+        current = ladder_selectors.ladder_fields(ladder)
+        sent = {k: v for k, v in data.items() if k in request.data}
         ladder = ladder_services.ladder_update(
             user=request.user, ladder_id=ladder.pk, **_ladder_fields({**current, **sent})
         )
@@ -1613,9 +1584,7 @@ class LadderPlayersApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: LadderDetailOutputSerializer})
     def post(self, request: Request, ladder_id: int) -> Response:
         ladder = ladder_selectors.ladder_manage_get(user=request.user, ladder_id=ladder_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated_input(self.InputSerializer, request)
         service = (
             ladder_services.ladder_player_remove
             if data["action"] == "remove"
@@ -1651,9 +1620,7 @@ class LadderChallengesApi(APIView):
         ladder_selectors.challenger_check(
             user=request.user, ladder=ladder_selectors.ladder_by_id(ladder_id=ladder_id)
         )
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated_input(self.InputSerializer, request)
         challenge = ladder_services.challenge_create(
             user=request.user,
             ladder_id=ladder_id,
@@ -1677,13 +1644,12 @@ class LadderChallengeAnswerApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: LadderChallengeOutputSerializer})
     def post(self, request: Request, challenge_id: int) -> Response:
         ladder_selectors.challenge_party_get(user=request.user, challenge_id=challenge_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        data = validated_input(self.InputSerializer, request)
         service = {
             "accept": ladder_services.challenge_accept,
             "decline": ladder_services.challenge_decline,
             "withdraw": ladder_services.challenge_withdraw,
-        }[serializer.validated_data["action"]]
+        }[data["action"]]
         challenge = service(user=request.user, challenge_id=challenge_id)
         return Response(LadderChallengeOutputSerializer(challenge).data)
 
@@ -1704,9 +1670,6 @@ class LadderChallengeResultApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: LadderChallengeOutputSerializer})
     def post(self, request: Request, challenge_id: int) -> Response:
         ladder_selectors.challenge_party_get(user=request.user, challenge_id=challenge_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        challenge = ladder_services.challenge_result(
-            user=request.user, challenge_id=challenge_id, **serializer.validated_data
-        )
+        data = validated_input(self.InputSerializer, request)
+        challenge = ladder_services.challenge_result(user=request.user, challenge_id=challenge_id, **data)
         return Response(LadderChallengeOutputSerializer(challenge).data)

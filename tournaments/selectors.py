@@ -6,7 +6,7 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, Model, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from games.models import OnlineGame
@@ -142,17 +142,27 @@ def series_by_id(*, series_id: int) -> Series:
         raise NotFound(code="series_not_found", message=_("No such series.")) from None
 
 
+def row_by_id[M: Model](queryset: QuerySet[M], pk: int, *, lock: bool, missing: NotFound) -> M:
+    """The row ``pk`` of ``queryset``. ``lock``: that row (not the ones its select_related joins)
+    stays locked until the transaction ends. Raises ``missing`` when there is no such row."""
+    if lock:
+        queryset = queryset.select_for_update(of=("self",))
+    try:
+        return queryset.get(pk=pk)
+    except queryset.model.DoesNotExist:
+        raise missing from None
+
+
 def stage_by_id(*, stage_id: int, lock: bool = False) -> Stage:
     """The stage with its tournament and club. ``lock``: its row stays locked (select_for_update)
     until the transaction ends; every result of a stage, and its rounds, are written under it.
     Raises NotFound."""
-    queryset = Stage.objects.select_related("tournament__club")
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))
-    try:
-        return queryset.get(pk=stage_id)
-    except Stage.DoesNotExist:
-        raise NotFound(code="stage_not_found", message=_("No such stage.")) from None
+    return row_by_id(
+        Stage.objects.select_related("tournament__club"),
+        stage_id,
+        lock=lock,
+        missing=NotFound(code="stage_not_found", message=_("No such stage.")),
+    )
 
 
 def club_get(*, slug: str) -> Club:

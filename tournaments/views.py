@@ -802,16 +802,7 @@ def season_edit(request: HttpRequest, season_id: int) -> HttpResponse:
             messages.success(request, _("Season saved."))
             return redirect("tournaments:season", season_id=season.pk)
     else:
-        form = SeasonForm(
-            initial={
-                "name": season.name,
-                "starts_on": season.starts_on,
-                "ends_on": season.ends_on,
-                "game": season.game,
-                "points_scale": season.points_scale,
-                "best_results": season.best_results,
-            }
-        )
+        form = SeasonForm(initial=season_selectors.season_fields(season))
     context = {
         "club": season.club,
         "form": form,
@@ -899,15 +890,7 @@ def _ladder_form_page(request: HttpRequest, club: Any, ladder: Any, save: Any) -
     elif ladder is not None:
         form = LadderForm(
             seasons=seasons,
-            initial={
-                "name": ladder.name,
-                "game": ladder.game,
-                "season": ladder.season_id,
-                "reach": ladder.reach,
-                "reply_days": ladder.reply_days,
-                "best_of": ladder.best_of,
-                "rematch_days": ladder.rematch_days,
-            },
+            initial=ladder_selectors.ladder_fields(ladder),
         )
     else:
         form = LadderForm(seasons=seasons)

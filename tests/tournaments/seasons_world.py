@@ -25,15 +25,16 @@ def on_commit() -> object:
 def played_tournament(
     *,
     organiser: Account,
-    players: Sequence[Player],
     name: str,
     day: datetime.date,
     order: Sequence[Player],
     format: str = "round_robin",
     finish: bool = True,
 ) -> Tournament:
-    """A Snapszer tournament on ``day`` whose every series the player earlier in ``order`` wins
-    (``finish``: played to the end; otherwise only the first round)."""
+    """A Snapszer tournament on ``day`` of the players in ``order`` (entered in the order they were
+    made), whose every series the player earlier in ``order`` wins (``finish``: played to the end;
+    otherwise only the first round)."""
+    players = sorted(order, key=lambda p: p.pk)
     club = players[0].club
     tournament = tournament_create(
         user=organiser,
@@ -42,7 +43,7 @@ def played_tournament(
         game=GameKind.SNAPSZER,
         starts_at=timezone.make_aware(datetime.datetime.combine(day, datetime.time(19))),
     )
-    tournament_players_add(user=organiser, tournament=tournament, players=list(players))
+    tournament_players_add(user=organiser, tournament=tournament, players=players)
     stage = stages.stage_create(user=organiser, tournament=tournament, name="Main", format=format)
     with on_commit():
         stages.stage_round_publish(user=organiser, stage_id=stage.pk)

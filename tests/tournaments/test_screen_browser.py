@@ -12,9 +12,10 @@ import pytest
 from django.utils import timezone
 
 from snapleague.chromium import CHROMIUM
+from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments.test_browser import browser, server  # noqa: F401  (fixtures)
-from tournaments.models import GameKind, Player, Round, Series, StageFormat
+from tournaments.models import Club, GameKind, Player, Round, Series, Stage, StageFormat
 from tournaments.services import (
     stage_create,
     stage_rounds_generate,
@@ -32,8 +33,45 @@ FULL_HD = {"viewport": {"width": 1920, "height": 1080}}
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "big-screen.png"
 
 
-def _seated(series: Series) -> list[Player]:
-    return [seat.player for seat in series.seats.order_by("seat")]
+def _thursday_league(club: Club, players: list[Player]) -> tuple[Account, Stage]:
+    """A Snapszer league of the eight ``players`` with its rounds drawn, and its organiser."""
+    organiser = club.organisers.get()
+    tournament = tournament_create(
+        user=organiser, club=club, name="Thursday Snapszer", game=GameKind.SNAPSZER
+    )
+    tournament_players_add(user=organiser, tournament=tournament, players=players)
+    stage = stage_create(
+        user=organiser, tournament=tournament, name="League", format=StageFormat.ROUND_ROBIN, options={}
+    )
+    stage_rounds_generate(user=organiser, stage_id=stage.pk)
+    return organiser, stage
+
+
+def _round_one(stage: Stage) -> list[Series]:
+    return list(Series.objects.filter(stage=stage, round__number=1).order_by("table"))
+
+
+def _first_seat_wins(organiser: Account, series: Series, *, game_number: int) -> None:
+    seated = [seat.player for seat in series.seats.order_by("seat")]
+    record_result(user=organiser, series_id=series.pk, game_number=game_number, result=snapszer_win(*seated))
+
+
+def _live_screen(chromium: Any, url: str) -> tuple[Any, Any]:
+    """A full-HD page on ``url`` once the screen listens for its results (its context to close)."""
+    context = chromium.new_context(**FULL_HD)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("() => window.snapLive && snapLive.subscribed().length === 1")
+    return context, page
+
+
+def _assert_readable_from_afar(page: Any) -> None:
+    """A player's name is at least 36 px tall at 1920×1080 (read from 5 m), and the page fits the
+    screen without scrolling."""
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.screen-seats li')).fontSize)")
+    assert size >= 36
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -45,32 +83,15 @@ def test_the_big_screen_cycles_follows_a_result_and_answers_the_desk(
     players: list[Player],
 ) -> None:
     # Given a running Snapszer league of eight (four tables), one game already recorded;
-    organiser = club.organisers.get()
-    tournament = tournament_create(
-        user=organiser, club=club, name="Thursday Snapszer", game=GameKind.SNAPSZER
-    )
-    tournament_players_add(user=organiser, tournament=tournament, players=players)
-    stage = stage_create(
-        user=organiser, tournament=tournament, name="League", format=StageFormat.ROUND_ROBIN, options={}
-    )
-    stage_rounds_generate(user=organiser, stage_id=stage.pk)
-    tables = list(Series.objects.filter(stage=stage, round__number=1).order_by("table"))
-    record_result(
-        user=organiser, series_id=tables[0].pk, game_number=1, result=snapszer_win(*_seated(tables[0]))
-    )
-    record_result(
-        user=organiser, series_id=tables[1].pk, game_number=1, result=snapszer_win(*_seated(tables[1]))
-    )
-    record_result(
-        user=organiser, series_id=tables[1].pk, game_number=2, result=snapszer_win(*_seated(tables[1]))
-    )
+    organiser, stage = _thursday_league(club, players)
+    tournament = stage.tournament
+    tables = _round_one(stage)
+    _first_seat_wins(organiser, tables[0], game_number=1)
+    _first_seat_wins(organiser, tables[1], game_number=1)
+    _first_seat_wins(organiser, tables[1], game_number=2)
 
     # When the screen is opened by nobody signed in, at full HD, turning every 5 seconds,
-    context = browser.new_context(**FULL_HD)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    page.goto(f"{server}/tournaments/{tournament.pk}/screen/?seconds=5")
-    page.wait_for_function("() => window.snapLive && snapLive.subscribed().length === 1")
+    context, page = _live_screen(browser, f"{server}/tournaments/{tournament.pk}/screen/?seconds=5")
     assert page.evaluate("document.body.dataset.current") == "tables-1"
     assert page.locator("[data-panel]:not([hidden])").count() == 1
     page.evaluate("window.notReloaded = true")
@@ -83,13 +104,11 @@ def test_the_big_screen_cycles_follows_a_result_and_answers_the_desk(
     # and a result recorded meanwhile shows on it without a reload (table 1: 2 games to 0, decided).
     table_one = page.locator(".screen-table[data-table='1']")
     assert "playing" in (table_one.get_attribute("class") or "")
-    record_result(
-        user=organiser, series_id=tables[0].pk, game_number=2, result=snapszer_win(*_seated(tables[0]))
-    )
+    _first_seat_wins(organiser, tables[0], game_number=2)
     page.wait_for_function(
         "() => document.querySelector(\".screen-table[data-table='1']\").classList.contains('decided')"
     )
-    winner = _seated(tables[0])[0].name
+    winner = tables[0].seats.get(seat=0).player.name
     assert winner in (page.locator(".screen-table[data-table='1'] li.won").text_content() or "")
     assert page.evaluate("window.notReloaded") is True
     assert "2 of 4 tables still to finish" in (page.locator(".screen-open").text_content() or "")
@@ -107,11 +126,8 @@ def test_the_big_screen_cycles_follows_a_result_and_answers_the_desk(
         page.keyboard.press("ArrowLeft")
         page.wait_for_function("() => document.body.dataset.current === 'tables-1'")
 
-    # Large type: a player's name is at least 36 px tall at 1920×1080 (read from 5 m), and the
-    # page fits the screen without scrolling.
-    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.screen-seats li')).fontSize)")
-    assert size >= 36
-    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
+    # Large type, no scrolling.
+    _assert_readable_from_afar(page)
     assert (
         page.evaluate("getComputedStyle(document.querySelector('[data-panel]:not([hidden])')).animationName")
         == "screen-in"
@@ -149,15 +165,8 @@ def test_a_sessions_big_screen_shows_its_round_at_its_tables_and_follows_a_resul
 ) -> None:
     # Given a league of eight whose rounds 1 and 2 are scheduled in tonight's session, played at the
     # session's four named tables,
-    organiser = club.organisers.get()
-    tournament = tournament_create(
-        user=organiser, club=club, name="Thursday Snapszer", game=GameKind.SNAPSZER
-    )
-    tournament_players_add(user=organiser, tournament=tournament, players=players)
-    stage = stage_create(
-        user=organiser, tournament=tournament, name="League", format=StageFormat.ROUND_ROBIN, options={}
-    )
-    stage_rounds_generate(user=organiser, stage_id=stage.pk)
+    organiser, stage = _thursday_league(club, players)
+    tournament = stage.tournament
     session = session_services.session_create(
         user=organiser,
         tournament=tournament,
@@ -172,17 +181,11 @@ def test_a_sessions_big_screen_shows_its_round_at_its_tables_and_follows_a_resul
     for number in (1, 2):
         one = Round.objects.get(stage=stage, number=number)
         session_services.session_round_schedule(user=organiser, session_id=session.pk, round_id=one.pk)
-    tables = list(Series.objects.filter(stage=stage, round__number=1).order_by("table"))
-    record_result(
-        user=organiser, series_id=tables[0].pk, game_number=1, result=snapszer_win(*_seated(tables[0]))
-    )
+    tables = _round_one(stage)
+    _first_seat_wins(organiser, tables[0], game_number=1)
 
     # When the session's screen is opened by nobody signed in, at full HD,
-    context = browser.new_context(**FULL_HD)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    page.goto(f"{server}/sessions/{session.pk}/screen/?seconds=600")
-    page.wait_for_function("() => window.snapLive && snapLive.subscribed().length === 1")
+    context, page = _live_screen(browser, f"{server}/sessions/{session.pk}/screen/?seconds=600")
     # then it shows round 1 at the session's tables, by their names,
     assert "Club night" in (page.locator(".screen-head h1").text_content() or "")
     first = page.locator(".screen-table[data-table='1']")
@@ -192,18 +195,14 @@ def test_a_sessions_big_screen_shows_its_round_at_its_tables_and_follows_a_resul
     )
     page.evaluate("window.notReloaded = true")
     # and follows a result recorded meanwhile without a reload.
-    record_result(
-        user=organiser, series_id=tables[0].pk, game_number=2, result=snapszer_win(*_seated(tables[0]))
-    )
+    _first_seat_wins(organiser, tables[0], game_number=2)
     page.wait_for_function(
         "() => document.querySelector(\".screen-table[data-table='1']\").classList.contains('decided')"
     )
     assert page.evaluate("window.notReloaded") is True
     assert "3 of 4 tables still to finish" in (page.locator(".screen-open").text_content() or "")
     # Readable from the back of the room: large names, no scrolling at 1920×1080.
-    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.screen-seats li')).fontSize)")
-    assert size >= 36
-    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
+    _assert_readable_from_afar(page)
     page.wait_for_function("() => document.getAnimations().every((a) => a.playState === 'finished')")
     page.screenshot(path=str(SESSION_SCREENSHOT))
     context.close()

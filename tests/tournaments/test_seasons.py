@@ -169,14 +169,12 @@ def test_season_table_from_played_round_robins(organiser: Account, club: Club, p
     anna, bence, csilla, daniel = players[:4]
     played_tournament(
         organiser=organiser,
-        players=players[:4],
         name="January",
         day=datetime.date(2027, 1, 10),
         order=[anna, bence, csilla, daniel],
     )
     played_tournament(
         organiser=organiser,
-        players=players[:4],
         name="February",
         day=datetime.date(2027, 2, 10),
         order=[daniel, csilla, bence, anna],
@@ -216,7 +214,6 @@ def test_an_unfinished_tournament_counts_provisionally(
     anna, bence, csilla, daniel = players[:4]
     played_tournament(
         organiser=organiser,
-        players=players[:4],
         name="Running",
         day=datetime.date(2027, 3, 1),
         order=[anna, bence, csilla, daniel],
@@ -231,7 +228,6 @@ def test_a_knockout_champion_is_first(organiser: Account, club: Club, players: l
     order = list(reversed(players[:4]))
     played_tournament(
         organiser=organiser,
-        players=players[:4],
         name="Cup",
         day=datetime.date(2027, 5, 1),
         order=order,
@@ -255,7 +251,6 @@ def test_the_table_follows_new_results(organiser: Account, club: Club, players: 
     anna, bence, csilla, daniel = players[:4]
     tournament = played_tournament(
         organiser=organiser,
-        players=players[:4],
         name="Running",
         day=datetime.date(2027, 3, 1),
         order=[daniel, csilla, bence, anna],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -15,19 +16,31 @@ from snapleague.users import AnyUser, signed_in
 from tournaments.access import require_organiser, user_is_organiser
 from tournaments.ladder.rules import challengeable
 from tournaments.models import Club, Ladder, LadderChallenge, LadderRung, Player
-from tournaments.selectors import club_get
+from tournaments.selectors import club_get, row_by_id
 
 
 def ladder_by_id(*, ladder_id: int, lock: bool = False) -> Ladder:
     """The ladder with its club; ``lock``: its row stays locked until the transaction ends (every
     write of a ladder, its places and its challenges locks it first). Raises NotFound."""
-    queryset = Ladder.objects.select_related("club", "season")
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))
-    try:
-        return queryset.get(pk=ladder_id)
-    except Ladder.DoesNotExist:
-        raise NotFound(code="ladder_not_found", message=_("No such ladder.")) from None
+    return row_by_id(
+        Ladder.objects.select_related("club", "season"),
+        ladder_id,
+        lock=lock,
+        missing=NotFound(code="ladder_not_found", message=_("No such ladder.")),
+    )
+
+
+def ladder_fields(ladder: Ladder) -> dict[str, Any]:
+    """The ladder's settings as its form and the API take them (its season as ``season``)."""
+    return {
+        "name": ladder.name,
+        "game": ladder.game,
+        "season": ladder.season_id,
+        "reach": ladder.reach,
+        "reply_days": ladder.reply_days,
+        "best_of": ladder.best_of,
+        "rematch_days": ladder.rematch_days,
+    }
 
 
 def ladder_manage_get(*, user: AnyUser, ladder_id: int) -> Ladder:
@@ -38,12 +51,12 @@ def ladder_manage_get(*, user: AnyUser, ladder_id: int) -> Ladder:
 
 
 def challenge_by_id(*, challenge_id: int) -> LadderChallenge:
-    try:
-        return LadderChallenge.objects.select_related("ladder__club", "challenger", "challenged").get(
-            pk=challenge_id
-        )
-    except LadderChallenge.DoesNotExist:
-        raise NotFound(code="challenge_not_found", message=_("No such challenge.")) from None
+    return row_by_id(
+        LadderChallenge.objects.select_related("ladder__club", "challenger", "challenged"),
+        challenge_id,
+        lock=False,
+        missing=NotFound(code="challenge_not_found", message=_("No such challenge.")),
+    )
 
 
 def ladder_order(*, ladder: Ladder) -> tuple[int, ...]:

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api import _refusals
+from tournaments.api import _refusals, validated_input
 from tournaments.models import Player
 from tournaments.people import services
 
@@ -86,9 +86,8 @@ class PlayerClaimAcceptApi(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        player = services.player_claim_accept(user=request.user, token=serializer.validated_data["token"])
+        data = validated_input(self.InputSerializer, request)
+        player = services.player_claim_accept(user=request.user, token=data["token"])
         return Response(PlayerLinkOutputSerializer(player).data)
 
 

@@ -13,19 +13,18 @@ from snapleague.users import AnyUser, signed_in
 from tournaments.access import user_is_organiser
 from tournaments.models import GAME_KIND_LABELS, GameKind, Player, PlayerClaim, PlayerRating
 from tournaments.ratings.page import rating_text
-from tournaments.selectors import PlayerSeriesLine, player_page_get
+from tournaments.selectors import PlayerSeriesLine, player_page_get, row_by_id
 from tournaments.sessions.selectors import NextTable, next_table_get
 
 
 def player_by_id(*, player_id: int, lock: bool = False) -> Player:
     """The player with their club and account. Raises NotFound."""
-    queryset = Player.objects.select_related("club", "user")
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))
-    player = queryset.filter(pk=player_id).first()
-    if player is None:
-        raise NotFound(code="player_not_found", message=_("No such player."))
-    return player
+    return row_by_id(
+        Player.objects.select_related("club", "user"),
+        player_id,
+        lock=lock,
+        missing=NotFound(code="player_not_found", message=_("No such player.")),
+    )
 
 
 @dataclass(frozen=True)

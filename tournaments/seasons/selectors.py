@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -27,7 +28,7 @@ from tournaments.seasons.table import (
     final_placings,
     season_table,
 )
-from tournaments.selectors import club_get, stage_champion, tournaments_visible
+from tournaments.selectors import club_get, row_by_id, stage_champion, tournaments_visible
 
 # How long a tournament's final placings stay memoised (they are keyed by its stages' versions).
 PLACINGS_CACHE_SECONDS = 24 * 3600
@@ -36,13 +37,24 @@ PLACINGS_CACHE_SECONDS = 24 * 3600
 def season_by_id(*, season_id: int, lock: bool = False) -> Season:
     """The season with its club; ``lock``: its row stays locked until the transaction ends.
     Raises NotFound."""
-    queryset = Season.objects.select_related("club")
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))
-    try:
-        return queryset.get(pk=season_id)
-    except Season.DoesNotExist:
-        raise NotFound(code="season_not_found", message=_("No such season.")) from None
+    return row_by_id(
+        Season.objects.select_related("club"),
+        season_id,
+        lock=lock,
+        missing=NotFound(code="season_not_found", message=_("No such season.")),
+    )
+
+
+def season_fields(season: Season) -> dict[str, Any]:
+    """The season's editable fields as its form and the API take them (season_update's keywords)."""
+    return {
+        "name": season.name,
+        "starts_on": season.starts_on,
+        "ends_on": season.ends_on,
+        "game": season.game,
+        "points_scale": season.points_scale,
+        "best_results": season.best_results,
+    }
 
 
 def season_manage_get(*, user: AnyUser, season_id: int) -> Season:

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import selectors as tournament_selectors
-from tournaments.api import MAX_ID, _refusals
+from tournaments.api import MAX_ID, _refusals, validated_input
 from tournaments.models import CheckIn, Round, Session, Station
 from tournaments.sessions import selectors, services
 
@@ -110,11 +110,8 @@ class TournamentSessionsApi(APIView):
         tournament = tournament_selectors.tournament_manage_get(
             user=request.user, tournament_id=tournament_id
         )
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        session = services.session_create(
-            user=request.user, tournament=tournament, **serializer.validated_data
-        )
+        data = validated_input(self.InputSerializer, request)
+        session = services.session_create(user=request.user, tournament=tournament, **data)
         return Response(SessionOutputSerializer(session).data, status=status.HTTP_201_CREATED)
 
 
@@ -145,13 +142,12 @@ class SessionRoundScheduleApi(APIView):
     )
     def post(self, request: Request, session_id: int) -> Response:
         session = selectors.session_manage_get(user=request.user, session_id=session_id)  # before the body
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        data = validated_input(self.InputSerializer, request)
         scheduled = services.session_round_schedule(
             user=request.user,
             session_id=session.pk,
-            round_id=serializer.validated_data["round"],
-            starts_at=serializer.validated_data["starts_at"],
+            round_id=data["round"],
+            starts_at=data["starts_at"],
         )
         return Response(ScheduledRoundOutputSerializer(scheduled).data)
 
@@ -200,10 +196,9 @@ class SessionCheckInsApi(APIView):
     )
     def post(self, request: Request, session_id: int) -> Response:
         session = selectors.session_check_in_get(user=request.user, session_id=session_id)  # before the body
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        data = validated_input(self.InputSerializer, request)
         check_in, created = services.session_check_in(
-            user=request.user, session_id=session.pk, player_id=serializer.validated_data["player"]
+            user=request.user, session_id=session.pk, player_id=data["player"]
         )
         body = {**CheckInOutputSerializer(check_in).data, "created": created}
         return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)

@@ -14,20 +14,19 @@ from snapleague.users import AnyUser, signed_in
 from tournaments import screen
 from tournaments.access import require_organiser, require_recorder, user_can_record
 from tournaments.models import CheckIn, Entry, Player, Round, Series, Session, Station, Tournament
-from tournaments.selectors import Roles, roles_get, series_scores, tournaments_visible
+from tournaments.selectors import Roles, roles_get, row_by_id, series_scores, tournaments_visible
 from tournaments.sessions import planning
 
 
 def session_by_id(*, session_id: int, lock: bool = False) -> Session:
     """The session with its tournament and club (``lock``: its row locked until the transaction
     ends; every check-in and the close are written under it). Raises NotFound."""
-    queryset = Session.objects.select_related("tournament__club")
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))
-    try:
-        return queryset.get(pk=session_id)
-    except Session.DoesNotExist:
-        raise NotFound(code="session_not_found", message=_("No such session.")) from None
+    return row_by_id(
+        Session.objects.select_related("tournament__club"),
+        session_id,
+        lock=lock,
+        missing=NotFound(code="session_not_found", message=_("No such session.")),
+    )
 
 
 def sessions_visible(*, user: AnyUser) -> QuerySet[Session]:

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api import _refusals
+from tournaments.api import _refusals, validated_input
 from tournaments.selectors import club_get_by_id
 from tournaments.webhooks import selectors, services
 from tournaments.webhooks.models import (
@@ -116,11 +116,8 @@ class WebhookEndpointListApi(APIView):
     def post(self, request: Request, club_id: int) -> Response:
         club = club_get_by_id(club_id=club_id)
         selectors.club_webhooks_get(user=request.user, slug=club.slug)  # who asks, before the body
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        endpoint, secret = services.webhook_endpoint_create(
-            user=request.user, club=club, **serializer.validated_data
-        )
+        data = validated_input(self.InputSerializer, request)
+        endpoint, secret = services.webhook_endpoint_create(user=request.user, club=club, **data)
         body = {**WebhookEndpointOutputSerializer(endpoint).data, "secret": secret}
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -155,11 +152,8 @@ class WebhookEndpointDetailApi(APIView):
     )
     def patch(self, request: Request, endpoint_id: int) -> Response:
         selectors.webhook_endpoint_by_id(user=request.user, endpoint_id=endpoint_id)
-        serializer = self.InputSerializer(data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
-        endpoint = services.webhook_endpoint_update(
-            user=request.user, endpoint_id=endpoint_id, **serializer.validated_data
-        )
+        data = validated_input(self.InputSerializer, request, partial=True)
+        endpoint = services.webhook_endpoint_update(user=request.user, endpoint_id=endpoint_id, **data)
         return Response(WebhookEndpointOutputSerializer(endpoint).data)
 
     @extend_schema(responses={204: None, **_refusals(s403="not_organiser", s404="webhook_not_found")})

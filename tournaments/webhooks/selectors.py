@@ -13,7 +13,7 @@ from snapleague.errors import NotFound
 from snapleague.users import AnyUser
 from tournaments.access import require_organiser
 from tournaments.models import Club
-from tournaments.selectors import club_get
+from tournaments.selectors import club_get, row_by_id
 from tournaments.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 # How many deliveries the log shows (newest first).
@@ -22,12 +22,12 @@ LOG_SIZE = 50
 
 def webhook_endpoint_by_id(*, user: AnyUser, endpoint_id: int, lock: bool = False) -> WebhookEndpoint:
     """An endpoint ``user`` manages (an organiser of its club). Raises NotFound, PermissionDenied."""
-    query = WebhookEndpoint.objects.select_related("club")
-    if lock:
-        query = query.select_for_update(of=("self",))
-    endpoint = query.filter(pk=endpoint_id).first()
-    if endpoint is None:
-        raise NotFound(code="webhook_not_found", message=_("No such webhook endpoint."))
+    endpoint = row_by_id(
+        WebhookEndpoint.objects.select_related("club"),
+        endpoint_id,
+        lock=lock,
+        missing=NotFound(code="webhook_not_found", message=_("No such webhook endpoint.")),
+    )
     require_organiser(user, endpoint.club)
     return endpoint
 

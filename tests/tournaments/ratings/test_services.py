@@ -16,7 +16,7 @@ import pytest
 from django.db.models import F
 
 from snapleague.users import Account
-from tests.conftest import record_result, snap_win, snapszer_win
+from tests.conftest import record_result, series_seated, snap_win, snapszer_win
 from tournaments.models import (
     Club,
     ClubRatings,
@@ -27,7 +27,6 @@ from tournaments.models import (
     RatingPoint,
     Round,
     Series,
-    SeriesSeat,
     Stage,
     StageFormat,
     Tournament,
@@ -38,7 +37,6 @@ from tournaments.ratings.services import (
     club_ratings_recompute,
     clubs_with_stale_ratings,
 )
-from tournaments.series import seed_commitment
 from tournaments.tasks import standings_reconcile_task
 
 NAMES = ["Anna", "Bence", "Csilla", "Dániel", "Eszter", "Ferenc"]
@@ -80,20 +78,7 @@ def _series(tournament: Tournament, day: int, number: int, table: int, seated: l
     round_, _ = Round.objects.get_or_create(
         stage=stage, number=number, defaults={"published_at": DAY1 + timedelta(days=day, hours=number)}
     )
-    seed = secrets.token_hex(8)
-    series = Series.objects.create(
-        stage=stage,
-        round=round_,
-        table=table,
-        key=f"R{number}-{table}",
-        seat_count=len(seated),
-        format=tournament.series_format,
-        seed=seed,
-        seed_hash=seed_commitment(seed),
-    )
-    for index, player in enumerate(seated):
-        SeriesSeat.objects.create(series=series, player=player, seat=index)
-    return series
+    return series_seated(round_, table, seated, series_format=tournament.series_format)
 
 
 type Job = tuple[int, int, dict[str, Any]]  # series id, game number, result
