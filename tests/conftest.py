@@ -200,6 +200,30 @@ def record_result(
     )
 
 
+@pytest.fixture(scope="session")
+def _end_live_server_sessions(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """On PostgreSQL with psycopg's pool, a connection of the live server's request threads outlives
+    them (seen: one idle session after the browser and the threads are gone), and the test
+    database could not be dropped at the end. At the end of the run (before the test database is
+    dropped: this fixture is set up after it), end the other sessions of the test database (all of
+    them this run's: the name is the test database's own), then close the pool. Once per run, not
+    per module: ending them between modules also ended the live-update watcher's connection, which
+    lives in this process across modules, and the next module's live pages stopped updating."""
+    yield
+    connection = connections["default"]
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        connections.close_all()
+        if hasattr(connection, "close_pool"):
+            connection.close_pool()
+
+
 @pytest.fixture
 def one_connection_for_all_threads(transactional_db: None) -> Iterator[None]:
     """On SQLite's in-memory test database, every thread (a server's request threads, the live

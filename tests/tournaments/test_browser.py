@@ -50,28 +50,6 @@ on_phone_and_desktop = pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=[
 pytestmark = BROWSER_TEST
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _end_live_server_sessions(django_db_blocker: Any) -> Iterator[None]:
-    """On PostgreSQL with psycopg's pool, a connection of the live server's request threads outlives
-    them (seen: one idle session after the browser and the threads are gone), and the test
-    database could not be dropped at the end. After this module, end the other sessions of the test
-    database (all of them this run's: the name is the test database's own), then close the pool,
-    which still holds the ended ones, so that the next tests start from a fresh one."""
-    yield
-    connection = connections["default"]
-    if connection.vendor != "postgresql":
-        return
-    with django_db_blocker.unblock():
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-        connections.close_all()
-        if hasattr(connection, "close_pool"):
-            connection.close_pool()
-
-
 @pytest.fixture
 def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
@@ -82,7 +60,7 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     with sync_playwright() as playwright:
         chromium = launch(playwright)
         # The test runs on in Playwright's greenlet, whose context can still hold the connection
-        # of an earlier browser test module, ended by _end_live_server_sessions: start afresh.
+        # of an earlier browser test module: start afresh.
         # (Not on SQLite, where the in-memory test database lives in the connection.)
         if connections["default"].vendor == "postgresql":
             connections.close_all()
@@ -93,7 +71,7 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 @pytest.fixture
-def server(one_connection_for_all_threads: None) -> Iterator[str]:
+def server(_end_live_server_sessions: None, one_connection_for_all_threads: None) -> Iterator[str]:
     """uvicorn serving the whole ASGI application (and static files) on a free port, in a thread;
     yields its base URL. pytest-django's ``live_server`` is WSGI: it cannot serve websockets."""
     listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

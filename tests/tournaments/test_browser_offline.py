@@ -17,7 +17,6 @@ from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments.test_browser import (  # noqa: F401 (fixtures, and the sessions ended after the module)
     PHONE,
-    _end_live_server_sessions,
     browser,
     server,
     signed_in_page,

@@ -22,7 +22,6 @@ from tests.tournaments.test_browser import (  # noqa: F401
     BROWSER_TEST,
     DESKTOP,
     PHONE,
-    _end_live_server_sessions,
     browser,
     on_phone_and_desktop,
     server,

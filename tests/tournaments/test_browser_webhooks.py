@@ -12,7 +12,6 @@ import pytest
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments.test_browser import (  # noqa: F401
     BROWSER_TEST,
-    _end_live_server_sessions,  # ends the live server's pooled PostgreSQL sessions after the module
     browser,
     on_phone_and_desktop,
     server,

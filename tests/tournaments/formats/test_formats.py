@@ -131,7 +131,7 @@ def test_options_are_checked_and_defaults_filled_in() -> None:
         (K.SWISS, {"rounds": 10}, SNAP, 9, "too_many_rounds", "rounds"),  # 9: 9 rounds, a bye each
         (K.SWISS, {"swiss": 1}, SNAP, None, "unknown_option", "swiss"),
         (K.ROUND_ROBIN, {"table_size": 3}, SNAPSZER, None, "unknown_option", "table_size"),
-        (K.DOUBLE_ELIMINATION, {"seeding": "rating"}, SNAP, None, "option_not_a_choice", "seeding"),
+        (K.DOUBLE_ELIMINATION, {"seeding": "elo"}, SNAP, None, "option_not_a_choice", "seeding"),
         (K.SWISS_TABLES, {"table_size": 7}, SNAP, None, "option_not_a_number", "table_size"),
         (K.SWISS, {}, SNAP, 1, "not_enough_entrants", "entrants"),
     ],

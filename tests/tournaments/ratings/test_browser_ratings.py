@@ -18,7 +18,6 @@ from tests.conftest import snapszer_win
 from tests.tournaments.ratings import test_services as history
 from tests.tournaments.test_browser import (  # noqa: F401 (fixtures)
     PHONE,
-    _end_live_server_sessions,
     browser,
     server,
 )
