@@ -1,6 +1,6 @@
 """Online play's writes (sync, the database): tables, seats, the deal, the log, the end.
 
-The owner (games/online/owner.py) is the only caller of :func:`log_append` and :func:`finish` for a
+The owner (games/online/owner.py) is the only caller of :func:`log_append_many` and :func:`finish` for a
 live game; pages call :func:`table_create`, :func:`seat_join`, :func:`seats_fill_with_bots` and
 :func:`game_start`. docs/online.md.
 """
@@ -296,6 +296,11 @@ class Sender:
 class StaleWrite(Exception):
     """Another owner has written this seq: this one must stop (its lease was lost)."""
 
+    @classmethod
+    def at(cls, game_id: int, seq: int) -> StaleWrite:
+        """Refusing action ``seq`` of ``game_id``: the game is no longer at ``seq - 1``."""
+        return cls(f"online game {game_id} is not at version {seq - 1}")
+
 
 @dataclass(frozen=True)
 class LogRow:
@@ -308,22 +313,6 @@ class LogRow:
     received_at: datetime
     events: list[Any]
     snapshot: Mapping[str, Any] | None = None
-
-
-def log_append(
-    *,
-    game_id: int,
-    seq: int,
-    action: Mapping[str, Any],
-    sender: Sender,
-    received_at: datetime,
-    events: list[Any],
-    snapshot: Mapping[str, Any] | None,
-) -> None:
-    """Append action ``seq`` (the game is at ``seq - 1``), with a snapshot when one is due."""
-    stale = log_append_many([(game_id, [LogRow(seq, action, sender, received_at, events, snapshot)])])
-    if stale:
-        raise StaleWrite(f"online game {game_id} is not at version {seq - 1}")
 
 
 @transaction.atomic

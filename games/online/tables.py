@@ -142,7 +142,7 @@ def entries_append(game_id: int, entries: Sequence[Entry]) -> None:
     """Append a table's entries to the game's log, in order (each moving the version by one).
     Raises StaleWrite when another owner wrote first (games/online/services.py)."""
     if services.log_append_many([(game_id, entries)]):
-        raise services.StaleWrite(f"online game {game_id} is not at version {entries[0].seq - 1}")
+        raise services.StaleWrite.at(game_id, entries[0].seq)
 
 
 class LogWriter:
@@ -189,9 +189,7 @@ class LogWriter:
                 if failure is not None:
                     done.set_exception(failure)
                 elif game_id in stale:
-                    done.set_exception(
-                        services.StaleWrite(f"online game {game_id} is not at version {entries[0].seq - 1}")
-                    )
+                    done.set_exception(services.StaleWrite.at(game_id, entries[0].seq))
                 else:
                     done.set_result(None)
 
