@@ -76,7 +76,9 @@ SNAP_OPTIONS: dict[str, Any] = {"profile": "classic", "max_game_seconds": 120}  
 SNAP_SEATS = 4
 SNAP_LEVEL = "club"
 THINK_SECONDS = (0.7, 2.0)  # Snapszer: a person's think time before each action
-GAME_RACES = frozenset({"stale", "not_started"})  # refusals that are races between players, not faults
+GAME_RACES = frozenset(
+    {"stale", "not_started", "finished"}
+)  # refusals that are races between players, not faults
 
 
 def django_setup() -> None:
@@ -337,7 +339,8 @@ class SeatClient:
         elif frame["type"] == "error":
             # A refusal answers the action too. Two are races of the game, as between people: both
             # seats may pass after a Snapszer hand's last trick (the second is ``stale``), and a
-            # Snap press may reach the server after the end (``not_started``: the game is over).
+            # Snap press may reach the server after the end (``finished``, or ``not_started`` before
+            # it began).
             code = frame["code"]
             if code in GAME_RACES:
                 self.stats.refusals[code] += 1

@@ -48,6 +48,7 @@ ERRORS = {
     "too_large": _("This message is too long."),
     "flooding": _("Too many messages: wait a moment before sending more."),
     "not_started": _("This game has not started yet."),
+    "finished": _("This game is over: no more moves can be played."),
 }
 
 
@@ -168,10 +169,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not owned and kind == "game.hello" and await self._finished_view():
             return
         if not owned and kind == "game.act":
-            started = await database_sync_to_async(
-                lambda: OnlineGame.objects.filter(pk=self.game_id, status=OnlineGame.Status.PLAYING).exists()
+            status = await database_sync_to_async(
+                lambda: OnlineGame.objects.filter(pk=self.game_id).values_list("status", flat=True).first()
             )()
-            if not started:
+            if status == OnlineGame.Status.FINISHED:
+                return await self._error("finished")
+            if status != OnlineGame.Status.PLAYING:
                 return await self._error("not_started")
         await self.channel_layer.group_send(
             owner_group(self.game_id),

@@ -60,7 +60,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 SPECTATOR = _("You are watching this game: only its players can play.")
-NOT_STARTED = _("This game has not started yet.")
+GAME_OVER = _("This game is over: no more moves can be played.")
 
 
 def owner_group(game_id: int) -> str:
@@ -164,6 +164,7 @@ class GameOwner:
                 if message is not None:
                     await self._handle(message)
                 if await self._absences():
+                    await self._answer_after_end(inbox)
                     break  # a tournament game abandoned: its end is stored
                 # What fell due runs even while inputs keep coming (a busy table must not starve
                 # its timers; an input after a due timer is judged after it anyway, S38).
@@ -172,6 +173,7 @@ class GameOwner:
                     await self._commit(await self.table.due(now()))
                 if self.table.is_terminal():
                     await self._finish()
+                    await self._answer_after_end(inbox)
                     break
         except services.StaleWrite:
             logger.warning("online game %s: another owner wrote first, this one stops", self.game_id)
@@ -233,6 +235,15 @@ class GameOwner:
         elif kind == "game.rtt" and seat is not None and type(message.get("rtt_ms")) is int:
             entries = self.table.round_trip(seat, message.get("user_id"), message["rtt_ms"], now())
             await self._commit(entries)
+
+    async def _answer_after_end(self, inbox: asyncio.Queue[dict[str, Any]]) -> None:
+        """The game has ended: an act that was waiting behind the last one is answered with an
+        error (its sender learns it was not played), not left without an answer."""
+        while not inbox.empty():
+            message = inbox.get_nowait()
+            if message.get("type") == "game.act":
+                language = message.get("language") or settings.LANGUAGE_CODE
+                await self._refuse(message.get("reply", ""), language, Refusal("finished", GAME_OVER))
 
     # --- presence and absence (docs/online.md "Absent players") --------------------------------
 

@@ -126,8 +126,10 @@ class Client:
     ``acked``: (seq, action) of every act it saw accepted. The owner answers acts in the order it
     takes inputs, with the broadcast of the version it made or an error to the sender only (a bot
     acting in the same version makes it stale); so an act sent at version v counts as accepted once
-    a view of v + 2 (or the end) came with no error for it before; an act still open when the
-    socket drops counts for nothing."""
+    a view of v + 2 came with no error for it before. An act still open when the socket drops
+    counts for nothing, and so does one sent for the version the game ended on: the end at v + 1
+    may be its own move or another seat's (a bot declaring 66 first), and the "game over" answer
+    to a move that lost that race may come after the last view, when this page stops reading."""
 
     def __init__(self, webs: list[Web], first: int, game_id: int, cookie: tuple[bytes, bytes], plays: bool):
         self.webs, self.at, self.game_id, self.plays = webs, first, game_id, plays
@@ -180,7 +182,7 @@ class Client:
                 continue
             self.version = frame["version"]
             self.finished = frame["finished"]
-            while self.pending and (self.finished or self.version >= self.pending[0][0] + 1):
+            while self.pending and self.version >= self.pending[0][0] + 1:
                 self.acked.append(self.pending.pop(0))
             legal = [
                 a for a in frame["view"].get("hand", {}).get("legal_actions", []) if a["type"] != "declare"

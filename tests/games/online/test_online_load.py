@@ -62,7 +62,7 @@ def test_the_benchmark_clients_play_a_snapszer_and_a_snap_game_to_the_end(
     assert ("snapszer", "play") in actions and ("snap", "flip") in actions
     # Every Snapszer action was acknowledged: one sample per logged action (nobody else played),
     # and one per refusal (both seats may pass after a hand's last trick: the second is stale).
-    assert set(stats.refusals) <= {"stale", "not_started", "call_refused", "flip_refused", "late"}
+    assert set(stats.refusals) <= {"stale", "not_started", "finished", "call_refused", "flip_refused", "late"}
     snapszer_samples = [s for s in stats.samples if s.kind == "snapszer" and "refused" not in s.action]
     assert len(snapszer_samples) == OnlineGame.objects.get(pk=snapszer_id).version
     assert all(s.latency >= 0 for s in stats.samples)

@@ -178,6 +178,51 @@ def test_refused_actions_get_the_translated_reason_and_the_current_version(duel:
     run(scenario)
 
 
+def test_an_act_after_the_end_is_answered_game_over(duel: Any) -> None:
+    """A finished game has no owner: an act for it (a page that had not seen the end yet) gets the
+    translated "game over" error, not silence and not "not started"."""
+    game, anna, _ = duel
+    OnlineGame.objects.filter(pk=game.pk).update(status=OnlineGame.Status.FINISHED)
+
+    async def scenario() -> None:
+        a = await opened(game.pk, anna)
+        view = await receive(a)
+        assert view["type"] == "view" and view["finished"] is True
+        await send(a, {"type": "act", "version": view["version"], "action": {"type": "pass", "seat": 0}})
+        error = await receive(a)
+        assert error["type"] == "error" and error["code"] == "finished", error
+        assert error["message"] and "_" not in error["message"]
+
+    run(scenario)
+
+
+def test_acts_waiting_behind_the_last_move_are_answered_game_over(duel: Any) -> None:
+    """The owner ends the game with inputs still queued behind the move that ended it: each act
+    among them is answered (its sender learns it was not played); other inputs need no answer."""
+    game, _, _ = duel
+
+    async def scenario() -> None:
+        layer = owner_module.get_channel_layer()
+        reply = await layer.new_channel()
+        owner = owner_module.GameOwner(game.pk)
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        for message in (
+            {"type": "game.act", "seat": 1, "reply": reply, "language": "hu", "version": 7, "action": {}},
+            {"type": "game.presence", "seat": 0, "reply": reply, "here": True},
+            {"type": "game.act", "seat": 0, "reply": reply, "version": 7, "action": {}},
+        ):
+            inbox.put_nowait(message)
+        owner.table = type("Ended", (), {"version": 8})()  # only the version is read
+        await owner._answer_after_end(inbox)
+        answers = [await asyncio.wait_for(layer.receive(reply), 5) for _ in range(2)]
+        assert [a["frame"]["code"] for a in answers] == ["finished", "finished"]
+        assert {a["frame"]["version"] for a in answers} == {8}
+        assert answers[0]["frame"]["message"] != answers[1]["frame"]["message"]  # Hungarian, then English
+        assert inbox.empty()
+
+    run(scenario)
+
+
 def test_ping_resync_and_a_reconnect_get_the_current_view(duel: Any) -> None:
     game, anna, _ = duel
 
