@@ -250,6 +250,8 @@ MATRIX: list[Row] = [
     r("tournaments:claim",                       "GET",    302, 409, 200, 200, 200, 200, on="claim"),
     r("tournaments:claim",                       "POST",   302, 409, 302, 302, 302, 302, on="claim"),
     r("tournaments:me",                          "GET",    302, 200, 200, 200, 200, 200),
+    # Anna replaces her own calendar's address; nobody else may.
+    r("tournaments:player-calendar-replace",     "POST",   302, 302, 403, 403, 403, 403),
     r("tournaments:record-sw",                   "GET",    200, 200, 200, 200, 200, 200),  # a script, no data
     # --- webhooks (the club's organisers only) ------------------------------------------------------
     r("tournaments:webhooks",                    "GET",    302, 403, 403, 403, 200, 403),
@@ -282,6 +284,11 @@ MATRIX: list[Row] = [
     r("tournaments:session-checkin",             "POST",   302, 404, 302, 404, 302, 404, on="draft"),
     r("tournaments:session-close",               "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:session-close",               "POST",   302, 404, 403, 404, 302, 404, on="draft"),
+    # Reopening an open check-in is refused with a message (the world's session is open).
+    r("tournaments:session-reopen",              "POST",   302, 403, 403, 403, 302, 403, not_done=("organiser_here",)),
+    r("tournaments:session-reopen",              "POST",   302, 404, 403, 404, 302, 404, on="draft", not_done=("organiser_here",)),
+    r("tournaments:session-edit",                "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:session-edit",                "POST",   302, 404, 403, 404, 302, 404, on="draft"),
     r("tournaments:session-schedule",            "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:session-schedule",            "POST",   302, 404, 403, 404, 400, 404, on="draft"),  # a round of the running one
     r("tournaments:session-stations",            "POST",   302, 403, 403, 403, 302, 403),
@@ -376,6 +383,11 @@ MATRIX: list[Row] = [
     r("tournaments_api:session-checkins",        "POST",   403, 404, 201, 404, 201, 404, on="draft"),
     r("tournaments_api:session-close",           "POST",   403, 403, 403, 403, 200, 403),
     r("tournaments_api:session-close",           "POST",   403, 404, 403, 404, 200, 404, on="draft"),
+    r("tournaments_api:session-reopen",          "POST",   403, 403, 403, 403, 409, 403),  # it is open
+    r("tournaments_api:session-reopen",          "POST",   403, 404, 403, 404, 409, 404, on="draft"),
+    r("tournaments_api:session-detail",          "PATCH",  403, 403, 403, 403, 200, 403),
+    r("tournaments_api:session-detail",          "PATCH",  403, 404, 403, 404, 200, 404, on="draft"),
+    r("tournaments_api:player-calendar-replace", "POST",   403, 200, 403, 403, 403, 403),
     r("tournaments_api:game-list",               "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:result-list",             "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:webhook-list",            "GET",    403, 403, 403, 403, 200, 403),
@@ -777,6 +789,10 @@ def _build() -> World:
         ("tournaments:session-checkin", "running"): {"player": anna.pk},
         ("tournaments:session-checkin", "draft"): {"player": anna.pk},
         ("tournaments:session-close", "running"): {},
+        ("tournaments:session-edit", "running"): {"name": "Thursday", "rounds_planned": "2"},
+        ("tournaments:session-edit", "draft"): {"name": "Autumn night", "rounds_planned": "2"},
+        ("tournaments_api:session-detail", "running"): {"rounds_planned": 2},
+        ("tournaments_api:session-detail", "draft"): {"rounds_planned": 2},
         ("tournaments:session-close", "draft"): {},
         ("tournaments:session-schedule", "running"): {"round": league_rounds[1].pk},
         ("tournaments:session-schedule", "draft"): {"round": league_rounds[1].pk},

@@ -657,6 +657,23 @@ class SessionCreateForm(forms.Form):
     )
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     online = forms.BooleanField(label=_("Online slot (played on the site)"), required=False)
+    rounds_planned = forms.IntegerField(
+        label=_("Rounds planned"),
+        min_value=0,
+        max_value=50,
+        required=False,
+        help_text=_(
+            "Rounds published later go into the earliest session with room, by themselves. Empty: schedule them by hand."
+        ),
+    )
+
+
+class SessionEditForm(SessionCreateForm):
+    """A session's name, venue, online slot and rounds planned (its start stays)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["starts_at"]
 
 
 class RoundScheduleForm(forms.Form):

@@ -400,6 +400,10 @@ class Forfeit(models.Model):
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The session whose check-in close recorded it (a no-show); reopening check-in withdraws it.
+    session = models.ForeignKey(
+        "Session", null=True, blank=True, on_delete=models.SET_NULL, related_name="no_shows"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -605,11 +609,15 @@ class AuditEntry(models.Model):
         FORFEIT = "forfeit", _("No-show recorded")
         STAGE_ONLINE = "stage_online", _("Stage played online or at the tables")
         SESSION_CREATED = "session_created", _("Session created")
+        SESSION_UPDATED = "session_updated", _("Session changed")
         ROUND_SCHEDULED = "round_scheduled", _("Round scheduled")
         STATIONS_SET = "stations_set", _("Tables set up")
         CHECKED_IN = "checked_in", _("Checked in")
         CHECK_IN_UNDONE = "check_in_undone", _("Check-in undone")
         CHECK_IN_CLOSED = "check_in_closed", _("Check-in closed")
+        CHECK_IN_REOPENED = "check_in_reopened", _("Check-in reopened")
+        FORFEIT_WITHDRAWN = "forfeit_withdrawn", _("No-show taken back")
+        CALENDAR_REPLACED = "calendar_replaced", _("Calendar address replaced")
         SIGNED_IN = "signed_in", _("Signed in")
         SIGN_IN_FAILED = "sign_in_failed", _("Sign-in failed")
         PLAYER_CLAIM_INVITED = "player_claim_invited", _("Player invited to claim")
@@ -695,6 +703,9 @@ class Session(models.Model):
     online = models.BooleanField(_("online"), default=False)
     check_in = models.CharField(_("check-in"), max_length=8, choices=CheckIn.choices, default=CheckIn.OPEN)
     check_in_closed_at = models.DateTimeField(null=True, blank=True)
+    # How many rounds are played in it: a round published later goes into the earliest session with
+    # room (tournaments/sessions/services.py ``rounds_schedule_published``). None: none by itself.
+    rounds_planned = models.PositiveSmallIntegerField(_("rounds planned"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

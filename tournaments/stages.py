@@ -13,7 +13,8 @@ stage's row lock. No ``if format ==`` here: a stage's format object answers.
   reconciler) when the stage publishes automatically, or by the organiser when it is set to
   "review before publishing". Both go through :func:`_publish`; both run under the stage's row
   lock, and the format only ever returns rounds after the published ones, so two runs at once, or
-  a run after a crash, publish each round once.
+  a run after a crash, publish each round once. After the commit, the rounds published go into
+  the tournament's sessions that plan rounds (``sessions.services.rounds_schedule_published``).
 - **Flags.** Published pairings never change. A round remembers the results it was paired from
   (``Round.inputs``); a correction that changes one flags that round's series. Brackets say which
   of their series a correction would now seat differently (``stale_series``) and only those are
@@ -409,7 +410,16 @@ def _publish(
         tournament.save(update_fields=["status"])
     stage_id = stage.pk
     transaction.on_commit(lambda: (_enqueue_standings(stage_id), _enqueue_advance(stage_id)))
+    # Into the tournament's sessions that plan rounds, after the commit: scheduling locks sessions,
+    # and a session is always locked before a stage (the check-in close), never after.
+    transaction.on_commit(lambda: _schedule_into_sessions(round_ids), robust=True)
     return created
+
+
+def _schedule_into_sessions(round_ids: list[int]) -> None:
+    from tournaments.sessions.services import rounds_schedule_published
+
+    rounds_schedule_published(round_ids=round_ids)
 
 
 def _series_create(
@@ -679,16 +689,86 @@ def series_forfeit_absent(*, series_id: int, player_ids: Sequence[int], reason: 
 
 
 def series_forfeit_no_show(
-    *, user: AnyUser, stage: Stage, series_id: int, player_ids: Sequence[int], reason: str
+    *, user: AnyUser, stage: Stage, series_id: int, player_ids: Sequence[int], reason: str, session_id: int
 ) -> Series:
     """The forfeit of players who did not check in for the session their series is played in
     (``tournaments.sessions.services.session_check_in_close``): the caller holds ``stage``'s row
-    lock and has checked that ``user`` organises it. Raises as :func:`series_forfeit`."""
-    return _forfeit_record(user=user, stage=stage, series_id=series_id, player_ids=player_ids, reason=reason)
+    lock and has checked that ``user`` organises it. The forfeits remember ``session_id`` (reopening
+    its check-in withdraws them: :func:`series_no_show_withdraw`). Raises as :func:`series_forfeit`."""
+    return _forfeit_record(
+        user=user,
+        stage=stage,
+        series_id=series_id,
+        player_ids=player_ids,
+        reason=reason,
+        session_id=session_id,
+    )
+
+
+def series_no_show_withdraw(*, user: AnyUser, stage: Stage, series_id: int, session_id: int) -> Series:
+    """Take back the no-show forfeits that closing ``session_id``'s check-in recorded on a series
+    (``tournaments.sessions.services.session_check_in_reopen``): the series is not started again,
+    its forfeits are deleted, the stage's results version goes up and its tasks run on commit, as
+    for the forfeit itself. The caller holds ``stage``'s row lock and has checked that ``user``
+    organises it.
+
+    Refused, nothing written, when the series has moved on since (Conflict ``series_moved_on``):
+    it is no longer decided by those forfeits alone (a game, another forfeit, a correction), the
+    stage is finished, or a round was published from its result (published pairings never change,
+    so the forfeit stays as they were made from it)."""
+    series = Series.objects.select_related("round").prefetch_related("forfeits").get(pk=series_id)
+    forfeits = list(series.forfeits.all())
+    ours = [f for f in forfeits if f.session_id == session_id]
+    paired_from = (
+        Round.objects.filter(stage=stage, number__gt=series.round.number, inputs__has_key=series.key).exists()
+        if series.key
+        else False
+    )
+    if (
+        not ours
+        or len(ours) != len(forfeits)
+        or series.status != Series.Status.DECIDED
+        or series.walkover
+        or series.games.exists()
+        or stage.status == Stage.Status.FINISHED
+        or paired_from
+    ):
+        raise Conflict(
+            code="series_moved_on",
+            message=_("The tournament has moved on from this no-show: it stays recorded."),
+        )
+    names = sorted(Player.objects.filter(forfeits__in=ours).values_list("name", flat=True))
+    Forfeit.objects.filter(pk__in=[f.pk for f in ours]).delete()
+    series.placings = {}
+    series.status = Series.Status.PENDING
+    series.decided_at = None
+    series.save(update_fields=["placings", "status", "decided_at"])
+    Stage.objects.filter(pk=stage.pk).update(results_version=stage.results_version + 1)
+    audit(
+        AuditEntry.Action.FORFEIT_WITHDRAWN,
+        user=user,
+        tournament=stage.tournament_id,
+        stage=stage,
+        series=series,
+        before=stage.results_version,
+        after=stage.results_version + 1,
+        players=names,
+        session=session_id,
+    )
+    stage.results_version += 1
+    stage_id = stage.pk
+    transaction.on_commit(lambda: (_enqueue_standings(stage_id), _enqueue_advance(stage_id)))
+    return series
 
 
 def _forfeit_record(
-    *, user: AnyUser | None, stage: Stage, series_id: int, player_ids: Sequence[int], reason: str
+    *,
+    user: AnyUser | None,
+    stage: Stage,
+    series_id: int,
+    player_ids: Sequence[int],
+    reason: str,
+    session_id: int | None = None,
 ) -> Series:
     series = Series.objects.prefetch_related("seats").get(pk=series_id)
     seated = {s.player_id: s.seat for s in series.seats.all()}
@@ -725,6 +805,7 @@ def _forfeit_record(
             player_id=pid,
             reason=reason.strip(),
             recorded_by=user if user is not None and user.is_authenticated else None,
+            session_id=session_id,
         )
         for pid in sorted(away)
     )

@@ -61,6 +61,12 @@ urlpatterns = [
         name="session-checkins",
     ),
     path("sessions/<int:session_id>/close/", session_api.SessionCloseApi.as_view(), name="session-close"),
+    path("sessions/<int:session_id>/reopen/", session_api.SessionReopenApi.as_view(), name="session-reopen"),
+    path(
+        "players/<int:player_id>/calendar/",
+        session_api.PlayerCalendarReplaceApi.as_view(),
+        name="player-calendar-replace",
+    ),
     path("games/", api.GameListApi.as_view(), name="game-list"),
     path("results/", api.ResultListApi.as_view(), name="result-list"),
     path("clubs/<int:club_id>/webhooks/", webhooks_api.WebhookEndpointListApi.as_view(), name="webhook-list"),

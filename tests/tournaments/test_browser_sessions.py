@@ -110,7 +110,20 @@ def test_a_club_night_from_the_desk_to_the_next_table_card(
     page.wait_for_selector("#desk-rows")
     rows = page.locator(".desk-row")
     assert rows.count() == 4
-    for player in [anna, opponent, here]:
+    count = page.locator("#desk-count")
+    assert count.inner_text().startswith("0 of 4 players checked in")
+    # The counter follows every tap and every undo, without a reload.
+    page.locator(f"#desk-{away.pk} button").click()
+    page.wait_for_selector(f"#desk-{away.pk}.here")
+    page.wait_for_function(
+        "() => document.querySelector('#desk-count').innerText.startsWith('1 of 4 players checked in')"
+    )
+    page.locator(f"#desk-{away.pk} button").click()
+    page.wait_for_selector(f"#desk-{away.pk}:not(.here)")
+    page.wait_for_function(
+        "() => document.querySelector('#desk-count').innerText.startsWith('0 of 4 players checked in')"
+    )
+    for number, player in enumerate([anna, opponent, here], start=1):
         page.fill("#desk-q", player.name[:3])
         page.wait_for_function(
             "n => document.querySelectorAll('.desk-row').length === n",
@@ -118,6 +131,10 @@ def test_a_club_night_from_the_desk_to_the_next_table_card(
         )
         page.locator(f"#desk-{player.pk} button").click()
         page.wait_for_selector(f"#desk-{player.pk}.here")
+        page.wait_for_function(
+            "n => document.querySelector('#desk-count').innerText.startsWith(n + ' of 4 players checked in')",
+            arg=number,
+        )
     page.fill("#desk-q", "")
     page.wait_for_function("() => document.querySelectorAll('.desk-row').length === 4")
     assert page.locator(".desk-row.here").count() == 3
@@ -130,6 +147,15 @@ def test_a_club_night_from_the_desk_to_the_next_table_card(
     assert list(Forfeit.objects.filter(series=other).values_list("player_id", flat=True)) == [away.pk]
     other.refresh_from_db()
     assert other.status == Series.Status.DECIDED and other.placings == {str(here.pk): 1}
+    # Closed too early: reopening (behind its confirmation) takes the no-show back; closing again
+    # records it again.
+    page.click("#reopen-check-in summary")
+    page.click("#reopen-check-in-confirm")
+    page.wait_for_selector("text=Check-in reopened: 1 no-show taken back")
+    assert not Forfeit.objects.filter(series=other).exists()
+    page.click("#close-check-in")
+    page.wait_for_selector("text=Check-in closed: 1 series decided by a no-show.")
+    assert list(Forfeit.objects.filter(series=other).values_list("player_id", flat=True)) == [away.pk]
     page.wait_for_selector(f"#tonight >> text={away.name} did not come")
     page.screenshot(path=str(SHOTS / f"sessions-tonight-{kind}.png"), full_page=True)
     page.context.close()
@@ -167,6 +193,14 @@ def test_a_club_night_from_the_desk_to_the_next_table_card(
         timeout=20_000,
     )
     player_page.screenshot(path=str(SHOTS / f"player-standings-{kind}.png"), full_page=True)
+    # Her own page: she replaces her calendar's address (a link shared by mistake).
+    player_page.goto(f"{server}/players/{anna.pk}/")
+    before = player_page.locator("#player-calendar").get_attribute("href")
+    player_page.click("#calendar-replace summary")
+    player_page.click("#calendar-replace-confirm")
+    player_page.wait_for_selector("text=Your calendar has a new address")
+    after = player_page.locator("#player-calendar").get_attribute("href")
+    assert before and after and before != after
     player_page.context.close()
 
 

@@ -346,6 +346,14 @@ def test_desk_searches_and_checks_in_with_and_without_htmx(league: Any, organise
     assert again.status_code == 200
     assert "already checked in" in again.content.decode()
     assert CheckIn.objects.filter(session=session).count() == 1
+    # The answer to a tap carries the desk's counter, swapped out of band (htmx), after a tap and
+    # after an undo alike.
+    tap = client.post(url, {"player": four[2].pk}, headers={"HX-Request": "true"}).content.decode()
+    assert re.search(r'id="desk-count" hx-swap-oob="true"[^>]*>2 of 4 players checked in', tap)
+    undo = client.post(url, {"player": four[2].pk, "undo": "1"}, headers={"HX-Request": "true"})
+    assert re.search(
+        r'id="desk-count" hx-swap-oob="true"[^>]*>1 of 4 players checked in', undo.content.decode()
+    )
     bad = client.post(url, {"player": "abc"}, headers={"HX-Request": "true"})
     assert bad.status_code == 400
 
@@ -585,3 +593,397 @@ def test_session_screen_of_a_draft_is_not_found_for_the_public(
     assert Client().get(url).status_code == 404
     assert _client(organiser).get(url).status_code == 200
     assert Client().get(reverse("tournaments:session-screen", args=[987654])).status_code == 404
+
+
+# --- Reopening check-in ---------------------------------------------------------------------------
+
+
+def _no_show_night(tournament: Tournament, organiser: Account) -> tuple[Session, Series, Series, int]:
+    """A session with round 1 scheduled: table 1 both here, table 2 one of them away (returned)."""
+    session = _session(organiser, tournament)
+    first = Round.objects.get(stage__tournament=tournament, number=1)
+    services.session_round_schedule(user=organiser, session_id=session.pk, round_id=first.pk)
+    here, missing = Series.objects.filter(round=first).order_by("table")
+    one = [seat.player_id for seat in here.seats.all()]
+    two = [seat.player_id for seat in missing.seats.order_by("seat")]
+    for pid in [*one, two[0]]:
+        services.session_check_in(user=organiser, session_id=session.pk, player_id=pid)
+    return session, here, missing, two[1]
+
+
+def test_reopening_check_in_takes_the_no_shows_back_and_closing_again_works(
+    league: Any, organiser: Account, django_capture_on_commit_callbacks: Any
+) -> None:
+    # Given a closed check-in that recorded a no-show,
+    tournament, _four = league
+    session, _here, missing, late = _no_show_night(tournament, organiser)
+    services.session_check_in_close(user=organiser, session_id=session.pk)
+    stage = missing.stage
+    stage.refresh_from_db()
+    version = stage.results_version
+    # when the organiser reopens it (the standings task runs on commit),
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        report = services.session_check_in_reopen(user=organiser, session_id=session.pk)
+    # then the series is to be played again, its forfeit gone, the stage's results moved on,
+    assert [s.pk for s in report.withdrawn] == [missing.pk] and report.kept == []
+    assert callbacks
+    missing.refresh_from_db()
+    assert missing.status == Series.Status.PENDING and missing.placings == {} and missing.decided_at is None
+    assert not Forfeit.objects.filter(series=missing).exists()
+    stage.refresh_from_db()
+    assert stage.results_version == version + 1
+    session.refresh_from_db()
+    assert session.check_in_open and session.check_in_closed_at is None
+    reopened = AuditEntry.objects.get(action=AuditEntry.Action.CHECK_IN_REOPENED)
+    assert reopened.detail["withdrawn"] == [missing.key] and reopened.detail["kept"] == []
+    assert AuditEntry.objects.filter(action=AuditEntry.Action.FORFEIT_WITHDRAWN, series=missing).exists()
+    # the late player checks in, and closing again records nobody.
+    _check_in, created = services.session_check_in(user=organiser, session_id=session.pk, player_id=late)
+    assert created
+    again = services.session_check_in_close(user=organiser, session_id=session.pk)
+    assert again.forfeited == [] and again.left == []
+    assert Series.objects.get(pk=missing.pk).status == Series.Status.PENDING
+
+
+def test_reopening_keeps_a_no_show_a_round_was_paired_from(
+    make_tournament: Callable[..., Tournament],
+    players: list[Player],
+    organiser: Account,
+    referee: Account,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    # Given a Swiss stage whose round 2 was published from round 1's results, a no-show among them,
+    tournament = make_tournament(game=GameKind.SNAPSZER)
+    tournament_players_add(user=organiser, tournament=tournament, players=players[:4])
+    stage = stages.stage_create(
+        user=organiser, tournament=tournament, name="Swiss", format="swiss", options={"rounds": 2}
+    )
+    stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    session, here, missing, _late = _no_show_night(tournament, organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.session_check_in_close(user=organiser, session_id=session.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        _win_series(referee, here)
+    assert Round.objects.filter(stage=stage, number=2).exists()
+    # when check-in is reopened,
+    report = services.session_check_in_reopen(user=organiser, session_id=session.pk)
+    # then that no-show stays (the pairing was made from it), and the report says so.
+    assert report.withdrawn == [] and [s.pk for s in report.kept] == [missing.pk]
+    assert Forfeit.objects.filter(series=missing, session=session).count() == 1
+    assert Series.objects.get(pk=missing.pk).status == Series.Status.DECIDED
+    assert AuditEntry.objects.get(action=AuditEntry.Action.CHECK_IN_REOPENED).detail["kept"] == [missing.key]
+
+
+def test_reopening_is_for_organisers_and_only_once_closed(
+    league: Any, organiser: Account, referee: Account
+) -> None:
+    tournament, _four = league
+    session = _session(organiser, tournament)
+    with pytest.raises(Conflict) as exc:
+        services.session_check_in_reopen(user=organiser, session_id=session.pk)
+    assert exc.value.code == "check_in_open"
+    services.session_check_in_close(user=organiser, session_id=session.pk)
+    with pytest.raises(PermissionDenied):
+        services.session_check_in_reopen(user=referee, session_id=session.pk)
+    session.refresh_from_db()
+    assert not session.check_in_open
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.CHECK_IN_REOPENED).exists()
+
+
+def test_reopen_api_and_page(league: Any, organiser: Account, referee: Account) -> None:
+    tournament, _four = league
+    session, _here, missing, _late = _no_show_night(tournament, organiser)
+    url = reverse("tournaments_api:session-reopen", args=[session.pk])
+    client = _client(organiser)
+    still_open = client.post(url)
+    assert still_open.status_code == 409 and still_open.json()["code"] == "check_in_open"
+    services.session_check_in_close(user=organiser, session_id=session.pk)
+    tonight = reverse("tournaments:session", args=[session.pk])
+    # The organiser's page offers it, behind a confirmation; a referee's does not.
+    page = client.get(tonight).content.decode()
+    assert 'id="reopen-check-in"' in page and "Yes, reopen check-in" in page
+    assert 'id="reopen-check-in"' not in _client(referee).get(tonight).content.decode()
+    assert _client(referee).post(url).status_code == 403
+    answer = client.post(url)
+    assert answer.status_code == 200
+    assert answer.json()["withdrawn"] == [missing.pk] and answer.json()["kept"] == []
+    assert answer.json()["session"]["check_in"] == "open"
+    # The page: close again, reopen by the button's form, and the message says what happened.
+    services.session_check_in_close(user=organiser, session_id=session.pk)
+    response = client.post(reverse("tournaments:session-reopen", args=[session.pk]), follow=True)
+    assert "Check-in reopened: 1 no-show taken back" in response.content.decode()
+    assert 'id="close-check-in"' in response.content.decode()
+
+
+def test_reopening_moves_the_tonight_version_on(league: Any, organiser: Account) -> None:
+    tournament, _four = league
+    session = _session(organiser, tournament)
+    seen = [selectors.session_version_get(user=organiser, session_id=session.pk)]
+    services.session_check_in_close(user=organiser, session_id=session.pk)
+    seen.append(selectors.session_version_get(user=organiser, session_id=session.pk))
+    services.session_check_in_reopen(user=organiser, session_id=session.pk)
+    seen.append(selectors.session_version_get(user=organiser, session_id=session.pk))
+    assert len(set(seen)) == 3
+
+
+# --- Replacing a player's calendar address ---------------------------------------------------------
+
+
+def test_the_player_replaces_their_calendar_address(
+    league: Any, organiser: Account, player_user: Account, make_user: Callable[..., Account]
+) -> None:
+    from tournaments.sessions import calendar
+
+    _tournament, four = league
+    anna = four[0]
+    old = calendar.calendar_token_get_or_create(user=player_user, player=anna)
+    assert old is not None
+    old_token = old.token
+    # Nobody but Anna may replace it: not the organiser, not another player's account.
+    for someone in (organiser, make_user("bence")):
+        with pytest.raises(PermissionDenied):
+            calendar.calendar_token_replace(user=someone, player_id=anna.pk)
+    assert anna.__class__.objects.get(pk=anna.pk).calendar_token.token == old_token
+    new = calendar.calendar_token_replace(user=player_user, player_id=anna.pk)
+    assert new.token != old_token and new.player_id == anna.pk
+    anon = Client()
+    gone = anon.get(reverse("tournaments:player-calendar", args=[old_token]))
+    assert gone.status_code == 404 and "the link may have been replaced" in gone.content.decode()
+    assert anon.get(reverse("tournaments:player-calendar", args=[new.token])).status_code == 200
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.CALENDAR_REPLACED)
+    assert entry.user == player_user and entry.detail["player"] == anna.name
+
+
+def test_calendar_replace_api_and_page(league: Any, organiser: Account, player_user: Account) -> None:
+    _tournament, four = league
+    anna = four[0]
+    anna_client = _client(player_user)
+    player_url = reverse("tournaments:player", args=[anna.pk])
+    page = anna_client.get(player_url).content.decode()
+    first = Player.objects.get(pk=anna.pk).calendar_token.token
+    assert 'id="calendar-replace"' in page
+    assert 'id="calendar-replace"' not in _client(organiser).get(player_url).content.decode()
+    # The page's button: a new address on her page, the old one gone.
+    response = anna_client.post(reverse("tournaments:player-calendar-replace", args=[anna.pk]), follow=True)
+    second = Player.objects.get(pk=anna.pk).calendar_token.token
+    body = response.content.decode()
+    assert second != first and "Your calendar has a new address" in body
+    assert reverse("tournaments:player-calendar", args=[second]) in body
+    assert reverse("tournaments:player-calendar", args=[first]) not in body
+    # The API: the new address for her; 403 for anyone else, signed in or not.
+    api = reverse("tournaments_api:player-calendar-replace", args=[anna.pk])
+    answer = anna_client.post(api)
+    third = Player.objects.get(pk=anna.pk).calendar_token.token
+    assert answer.status_code == 200
+    assert answer.json() == {
+        "player": anna.pk,
+        "url": "http://testserver" + reverse("tournaments:player-calendar", args=[third]),
+    }
+    assert _client(organiser).post(api).status_code == 403
+    assert Client().post(api).status_code == 403
+    assert (
+        _client(organiser).post(reverse("tournaments_api:player-calendar-replace", args=[999999])).status_code
+        == 404
+    )
+    assert Player.objects.get(pk=anna.pk).calendar_token.token == third
+
+
+# --- Rounds scheduled into sessions as they are published ---------------------------------------------
+
+
+def test_session_for_round_takes_the_earliest_with_room_never_before_the_previous_round() -> None:
+    hour = 3600.0
+    rooms = [
+        planning.SessionRoom(1, 0.0, 2, (0.0, hour)),  # full
+        planning.SessionRoom(2, 24 * hour, 2, (24 * hour,)),
+        planning.SessionRoom(3, 48 * hour, None, ()),  # plans nothing
+        planning.SessionRoom(4, 72 * hour, 1, ()),
+    ]
+    assert planning.session_for_round(rooms, now=0.0) == (2, 25 * hour)
+    # Never earlier than the previous round's session.
+    assert planning.session_for_round(rooms, now=0.0, not_before=48 * hour) == (4, 72 * hour)
+    # A session that is over takes nothing: session 2 ended 3 hours after it started.
+    assert planning.session_for_round(rooms, now=27 * hour) == (4, 72 * hour)
+    assert planning.session_for_round(rooms[:3], now=0.0, not_before=30 * hour) is None
+    assert planning.session_end(0.0, [5 * hour]) == 6 * hour and planning.session_end(0.0, []) == 3 * hour
+
+
+def _three_nights(organiser: Account, tournament: Tournament, planned: int = 2) -> list[Session]:
+    return [
+        services.session_create(
+            user=organiser,
+            tournament=tournament,
+            name=name,
+            starts_at=timezone.now() + timedelta(days=day, hours=2),
+            rounds_planned=planned,
+        )
+        for day, name in enumerate(["Monday", "Tuesday", "Wednesday"])
+    ]
+
+
+def _schedule(stage_id: int) -> list[tuple[int, int | None, datetime | None]]:
+    return list(
+        Round.objects.filter(stage_id=stage_id)
+        .order_by("number")
+        .values_list("number", "session_id", "starts_at")
+    )
+
+
+def _expected(nights: list[Session], rounds: int) -> list[tuple[int, int | None, datetime | None]]:
+    hour = timedelta(hours=1)
+    return [
+        (n, nights[(n - 1) // 2].pk, nights[(n - 1) // 2].starts_at + hour * ((n - 1) % 2))
+        if n <= 6
+        else (n, None, None)
+        for n in range(1, rounds + 1)
+    ]
+
+
+def test_a_round_robin_published_at_once_fills_the_planned_sessions_in_order(
+    make_tournament: Callable[..., Tournament],
+    players: list[Player],
+    organiser: Account,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    # Given three nights of two rounds each, the first with its own tables,
+    tournament = make_tournament(game=GameKind.SNAPSZER)
+    tournament_players_add(user=organiser, tournament=tournament, players=players)
+    nights = _three_nights(organiser, tournament)
+    services.session_stations_set(
+        user=organiser, session_id=nights[0].pk, stations=[(11, "Window"), (12, ""), (13, ""), (14, "")]
+    )
+    stage = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
+    # when the organiser publishes the round robin of eight (seven rounds at once),
+    with django_capture_on_commit_callbacks(execute=True):
+        stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    # then rounds 1-6 go two a night (the second an hour after the first); round 7 finds no room,
+    assert _schedule(stage.pk) == _expected(nights, 7)
+    # the first night's rounds sit at its tables in table order, as scheduling by hand gives them,
+    first = (
+        Series.objects.filter(round__stage=stage, round__number=1).order_by("table").select_related("station")
+    )
+    assert [s.station.number for s in first] == [11, 12, 13, 14]
+    # and each is audited as scheduled by nobody (the publish did it).
+    scheduled = AuditEntry.objects.filter(action=AuditEntry.Action.ROUND_SCHEDULED, tournament=tournament)
+    assert scheduled.count() == 6 and all(e.user is None and e.detail["automatic"] for e in scheduled)
+
+
+def _forfeit_round(organiser: Account, stage_id: int, number: int, capture: Any) -> None:
+    """Decide round ``number`` by no-shows (the first seat away); the last forfeit's commit runs the
+    stage task (Celery, eager in tests), which publishes the next round."""
+    open_series = list(
+        Series.objects.filter(stage_id=stage_id, round__number=number, status=Series.Status.PENDING).order_by(
+            "table"
+        )
+    )
+    for index, series in enumerate(open_series):
+        away = series.seats.order_by("seat").first()
+        assert away is not None
+        if index < len(open_series) - 1:
+            stages.series_forfeit(user=organiser, series_id=series.pk, player_ids=[away.player_id])
+        else:
+            with capture(execute=True):
+                stages.series_forfeit(user=organiser, series_id=series.pk, player_ids=[away.player_id])
+
+
+def test_swiss_rounds_published_by_the_stage_task_go_into_the_sessions_one_by_one(
+    make_tournament: Callable[..., Tournament],
+    club: Any,
+    organiser: Account,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    # Given a Swiss of sixteen over six rounds and three nights of two rounds each,
+    tournament = make_tournament(game=GameKind.SNAPSZER)
+    sixteen = [Player.objects.create(club=club, name=f"Player {n:02}") for n in range(16)]
+    tournament_players_add(user=organiser, tournament=tournament, players=sixteen)
+    nights = _three_nights(organiser, tournament)
+    stage = stages.stage_create(
+        user=organiser, tournament=tournament, name="Swiss", format="swiss", options={"rounds": 6}
+    )
+    # when the organiser publishes round 1 and each later round is published by the stage task
+    # after the last result of the round before,
+    with django_capture_on_commit_callbacks(execute=True):
+        stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    assert _schedule(stage.pk) == _expected(nights, 1)
+    for number in range(1, 6):
+        _forfeit_round(organiser, stage.pk, number, django_capture_on_commit_callbacks)
+        # then each goes into its night as it is published.
+        assert _schedule(stage.pk) == _expected(nights, number + 1)
+
+
+def test_a_round_goes_no_earlier_than_the_previous_rounds_session_and_none_without_room(
+    make_tournament: Callable[..., Tournament],
+    players: list[Player],
+    organiser: Account,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    tournament = make_tournament(game=GameKind.SNAPSZER)
+    tournament_players_add(user=organiser, tournament=tournament, players=players)
+    monday, tuesday, _wednesday = _three_nights(organiser, tournament, planned=1)
+    services.session_update(
+        user=organiser,
+        session_id=_wednesday.pk,
+        name="Wednesday",
+        venue="",
+        online=False,
+        rounds_planned=None,
+    )
+    stage = stages.stage_create(
+        user=organiser, tournament=tournament, name="Swiss", format="swiss", options={"rounds": 3}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    first = Round.objects.get(stage=stage, number=1)
+    assert first.session_id == monday.pk
+    # The organiser moves round 1 to Tuesday: Monday has room again, but round 2 comes after it.
+    services.session_round_schedule(user=organiser, session_id=tuesday.pk, round_id=first.pk)
+    _forfeit_round(organiser, stage.pk, 1, django_capture_on_commit_callbacks)
+    # Tuesday is full and Wednesday plans nothing: round 2 stays unscheduled, as before; round 3
+    # still comes no earlier than round 1's Tuesday.
+    assert Round.objects.get(stage=stage, number=2).session_id is None
+    services.session_update(
+        user=organiser, session_id=tuesday.pk, name="Tuesday", venue="", online=False, rounds_planned=2
+    )
+    _forfeit_round(organiser, stage.pk, 2, django_capture_on_commit_callbacks)
+    third = Round.objects.get(stage=stage, number=3)
+    assert third.session_id == tuesday.pk and third.starts_at == tuesday.starts_at + timedelta(hours=1)
+
+
+def test_rounds_planned_on_the_forms_and_the_api(league: Any, organiser: Account, referee: Account) -> None:
+    tournament, _four = league
+    client = _client(organiser)
+    future = (timezone.localtime() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+    create = reverse("tournaments:session-create", args=[tournament.pk])
+    bad = client.post(create, {"name": "Friday", "starts_at": future, "rounds_planned": "-1"})
+    assert bad.status_code == 400 and not Session.objects.exists()
+    client.post(create, {"name": "Friday", "starts_at": future, "rounds_planned": "2"})
+    session = Session.objects.get(name="Friday")
+    assert session.rounds_planned == 2
+    tonight = client.get(reverse("tournaments:session", args=[session.pk])).content.decode()
+    assert 'id="rounds-planned"' in tonight and 'name="rounds_planned" value="2"' in tonight
+    edit = reverse("tournaments:session-edit", args=[session.pk])
+    refused = client.post(edit, {"name": "", "rounds_planned": "3"})
+    assert refused.status_code == 400
+    client.post(edit, {"name": "Friday club night", "venue": "Hall", "rounds_planned": "3"})
+    session.refresh_from_db()
+    assert (session.name, session.venue, session.rounds_planned) == ("Friday club night", "Hall", 3)
+    assert AuditEntry.objects.filter(action=AuditEntry.Action.SESSION_UPDATED).count() == 1
+    # The API: set when created, changed by PATCH (the fields sent; the rest stay), refused when bad.
+    made = client.post(
+        reverse("tournaments_api:tournament-sessions", args=[tournament.pk]),
+        {"name": "Saturday", "starts_at": _soon().isoformat(), "rounds_planned": 1},
+        content_type="application/json",
+    )
+    assert made.status_code == 201 and made.json()["rounds_planned"] == 1
+    detail = reverse("tournaments_api:session-detail", args=[made.json()["id"]])
+    patched = client.patch(detail, {"rounds_planned": 4}, content_type="application/json")
+    assert patched.status_code == 200 and patched.json()["rounds_planned"] == 4
+    assert patched.json()["name"] == "Saturday"
+    cleared = client.patch(detail, {"rounds_planned": None}, content_type="application/json")
+    assert cleared.json()["rounds_planned"] is None
+    wrong = client.patch(detail, {"rounds_planned": 99}, content_type="application/json")
+    assert wrong.status_code == 400 and "rounds_planned" in wrong.json()["fields"]
+    assert (
+        _client(referee).patch(detail, {"rounds_planned": 1}, content_type="application/json").status_code
+        == 403
+    )

@@ -2,16 +2,19 @@
 
 ``tournaments/{id}/sessions/`` (list; organisers create), ``sessions/{id}/`` (with its rounds and
 tables), ``sessions/{id}/rounds/`` (schedule a round), ``sessions/{id}/checkins/`` (the desk's list;
-check in: the desk or the player), ``sessions/{id}/close/`` (close check-in: the no-shows).
+check in: the desk or the player), ``sessions/{id}/close/`` (close check-in: the no-shows), ``sessions/{id}/reopen/`` (reopen it: the
+no-shows taken back), ``players/{id}/calendar/`` (the player replaces their calendar's address).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,7 +22,7 @@ from rest_framework.views import APIView
 from tournaments import selectors as tournament_selectors
 from tournaments.api import MAX_ID, _refusals, validated_input
 from tournaments.models import CheckIn, Round, Session, Station
-from tournaments.sessions import selectors, services
+from tournaments.sessions import calendar, selectors, services
 
 
 class StationOutputSerializer(serializers.ModelSerializer[Station]):
@@ -46,6 +49,7 @@ class SessionOutputSerializer(serializers.ModelSerializer[Session]):
             "online",
             "check_in",
             "check_in_closed_at",
+            "rounds_planned",
         ]
 
 
@@ -83,6 +87,16 @@ class TournamentSessionsApi(APIView):
         starts_at = serializers.DateTimeField()
         venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
         online = serializers.BooleanField(required=False, default=False)
+        rounds_planned = serializers.IntegerField(
+            min_value=0,
+            max_value=50,
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text=_(
+                "How many rounds published later go into this session by themselves (none: by hand)."
+            ),
+        )
 
         class Meta:
             ref_name = "SessionCreateInput"
@@ -116,9 +130,41 @@ class TournamentSessionsApi(APIView):
 
 
 class SessionDetailApi(APIView):
+    """A session with its rounds and tables; its organisers change it with PATCH (name, venue,
+    online, rounds_planned: the fields sent; the others stay)."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=120)
+        venue = serializers.CharField(max_length=200, allow_blank=True)
+        online = serializers.BooleanField()
+        rounds_planned = serializers.IntegerField(min_value=0, max_value=50, allow_null=True)
+
+        class Meta:
+            ref_name = "SessionUpdateInput"
+
     @extend_schema(responses={200: SessionDetailOutputSerializer, **_refusals(s404="session_not_found")})
     def get(self, request: Request, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
+        return Response(SessionDetailOutputSerializer(session).data)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            200: SessionDetailOutputSerializer,
+            **_refusals(
+                s400="invalid (field ``name``, ``venue``, ``rounds_planned``)",
+                s403="not_organiser",
+                s404="session_not_found",
+            ),
+        },
+    )
+    def patch(self, request: Request, session_id: int) -> Response:
+        session = selectors.session_manage_get(user=request.user, session_id=session_id)  # before the body
+        data = validated_input(self.InputSerializer, request, partial=True)
+        sent = {k: v for k, v in data.items() if k in request.data}
+        session = services.session_update(
+            user=request.user, session_id=session.pk, **{**selectors.session_fields(session), **sent}
+        )
         return Response(SessionDetailOutputSerializer(session).data)
 
 
@@ -234,3 +280,58 @@ class SessionCloseApi(APIView):
                 "left": [s.pk for s in report.left],
             }
         )
+
+
+class SessionReopenApi(APIView):
+    """Reopen check-in (organisers): the no-shows the close recorded are taken back (their series
+    are to be played; the stage's standings follow), except those the tournament has moved on
+    from (a round paired from the result, the stage finished), which are kept and listed."""
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        session = SessionOutputSerializer()
+        withdrawn = serializers.ListField(child=serializers.IntegerField())
+        kept = serializers.ListField(child=serializers.IntegerField())
+
+        class Meta:
+            ref_name = "SessionReopenOutput"
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: OutputSerializer,
+            **_refusals(s403="not_organiser", s404="session_not_found", s409="check_in_open"),
+        },
+    )
+    def post(self, request: Request, session_id: int) -> Response:
+        session = selectors.session_manage_get(user=request.user, session_id=session_id)
+        report = services.session_check_in_reopen(user=request.user, session_id=session.pk)
+        return Response(
+            {
+                "session": SessionOutputSerializer(report.session).data,
+                "withdrawn": [s.pk for s in report.withdrawn],
+                "kept": [s.pk for s in report.kept],
+            }
+        )
+
+
+class PlayerCalendarReplaceApi(APIView):
+    """The player (the account linked to it, nobody else) replaces the address of their private
+    calendar feed: the old address answers 404 from then on. Answers the new address."""
+
+    permission_classes = [IsAuthenticated]
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        player = serializers.IntegerField()
+        url = serializers.URLField()
+
+        class Meta:
+            ref_name = "PlayerCalendarReplaceOutput"
+
+    @extend_schema(
+        request=None,
+        responses={200: OutputSerializer, **_refusals(s403="not_your_calendar", s404="player_not_found")},
+    )
+    def post(self, request: Request, player_id: int) -> Response:
+        token = calendar.calendar_token_replace(user=request.user, player_id=player_id)
+        url = request.build_absolute_uri(reverse("tournaments:player-calendar", args=[token.token]))
+        return Response({"player": token.player_id, "url": url})

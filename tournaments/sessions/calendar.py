@@ -14,19 +14,18 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
-from snapleague.errors import NotFound
-from snapleague.users import AnyUser
-from tournaments.models import CalendarToken, Club, Player, Series, Session, Tournament
-
-SESSION_HOURS = 3  # a club evening, when nothing later is scheduled in it
-SERIES_MINUTES = 60  # one series at a table
+from snapleague.errors import NotFound, PermissionDenied
+from snapleague.users import AnyUser, signed_in
+from tournaments.audit import audit
+from tournaments.models import AuditEntry, CalendarToken, Club, Player, Series, Session, Tournament
+from tournaments.sessions import planning
 
 PUBLIC_TOURNAMENTS = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
 
@@ -51,11 +50,8 @@ def _session_event(session: Session, *, host: str, url: str, stamp: datetime) ->
     event.add("uid", f"session-{session.pk}@{host}")
     event.add("dtstamp", stamp)
     event.add("dtstart", _local(session.starts_at))
-    last = max((r.starts_at for r in session.rounds.all() if r.starts_at), default=None)
-    end = max(
-        session.starts_at + timedelta(hours=SESSION_HOURS),
-        (last or session.starts_at) + timedelta(minutes=SERIES_MINUTES),
-    )
+    starts = [r.starts_at.timestamp() for r in session.rounds.all() if r.starts_at]
+    end = datetime.fromtimestamp(planning.session_end(session.starts_at.timestamp(), starts), tz=UTC)
     event.add("dtend", _local(end))
     event.add("summary", f"{session.tournament.name}: {session.name}")
     where = _("Online") if session.online else session.venue
@@ -76,7 +72,7 @@ def _series_event(series: Series, player: Player, *, host: str, url: str, stamp:
     event.add("uid", f"series-{series.pk}@{host}")
     event.add("dtstamp", stamp)
     event.add("dtstart", _local(start))
-    event.add("dtend", _local(start + timedelta(minutes=SERIES_MINUTES)))
+    event.add("dtend", _local(start + timedelta(minutes=planning.SERIES_MINUTES)))
     event.add(
         "summary",
         _("%(table)s: %(player)s vs %(opponents)s")
@@ -193,3 +189,24 @@ def calendar_token_get_or_create(*, user: AnyUser, player: Player) -> CalendarTo
             return CalendarToken.objects.create(player=player, token=secrets.token_urlsafe(24))
     except IntegrityError:  # made by a request at the same moment
         return CalendarToken.objects.get(player=player)
+
+
+@transaction.atomic
+def calendar_token_replace(*, user: AnyUser, player_id: int) -> CalendarToken:
+    """A new address for ``player_id``'s private feed, for the user linked to that player alone
+    (a link that was shared, or leaked): the old address is then unknown (the feed's 404 with its
+    explanation). Audited. Raises NotFound (no such player), PermissionDenied (not their own)."""
+    player = Player.objects.select_for_update().filter(pk=player_id).first()
+    if player is None:
+        raise NotFound(code="player_not_found", message=_("No such player."))
+    if not signed_in(user) or player.user_id != user.pk:
+        raise PermissionDenied(
+            code="not_your_calendar",
+            message=_("Only the player may replace the address of their own calendar."),
+        )
+    token = secrets.token_urlsafe(24)
+    replaced, _created = CalendarToken.objects.update_or_create(
+        player=player, defaults={"token": token, "created_at": timezone.now()}
+    )
+    audit(AuditEntry.Action.CALENDAR_REPLACED, user=user, player=player.name, club=player.club_id)
+    return replaced

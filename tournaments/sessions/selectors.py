@@ -13,7 +13,7 @@ from snapleague.errors import NotFound, PermissionDenied
 from snapleague.users import AnyUser, signed_in
 from tournaments import screen
 from tournaments.access import require_organiser, require_recorder, user_can_record
-from tournaments.models import CheckIn, Entry, Player, Round, Series, Session, Station, Tournament
+from tournaments.models import AuditEntry, CheckIn, Entry, Player, Round, Series, Session, Station, Tournament
 from tournaments.selectors import Roles, roles_get, row_by_id, series_scores, tournaments_visible
 from tournaments.sessions import planning
 
@@ -48,6 +48,17 @@ def session_manage_get(*, user: AnyUser, session_id: int) -> Session:
     session = session_get(user=user, session_id=session_id)
     require_organiser(user, session.tournament.club)
     return session
+
+
+def session_fields(session: Session) -> dict[str, object]:
+    """The session's editable fields as its edit form and the API take them (session_update's
+    keywords)."""
+    return {
+        "name": session.name,
+        "venue": session.venue,
+        "online": session.online,
+        "rounds_planned": session.rounds_planned,
+    }
 
 
 def session_check_in_get(*, user: AnyUser, session_id: int) -> Session:
@@ -175,7 +186,13 @@ def _session_version(session: Session) -> str:
     rounds = _session_rounds(session)
     results = sum({r.stage_id: r.stage.results_version for r in rounds}.values())
     check_ins = CheckIn.objects.filter(session=session).count()
-    closed = 0 if session.check_in_open else 1
+    # Closing adds 1, reopening takes it away and adds 2: the counter only grows.
+    reopened = AuditEntry.objects.filter(
+        action=AuditEntry.Action.CHECK_IN_REOPENED,
+        tournament_id=session.tournament_id,
+        detail__session=session.pk,
+    ).count()
+    closed = (0 if session.check_in_open else 1) + 2 * reopened
     stations = Series.objects.filter(round__session=session, station__isnull=False).count()
     return f"{results}.{len(rounds)}.{check_ins + closed}.{stations}"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -22,7 +22,18 @@ from snapleague.users import AnyUser, signed_in
 from tournaments import stages
 from tournaments.access import require_organiser, user_can_record
 from tournaments.audit import audit
-from tournaments.models import AuditEntry, CheckIn, Entry, Player, Round, Series, Session, Station, Tournament
+from tournaments.models import (
+    AuditEntry,
+    CheckIn,
+    Entry,
+    Forfeit,
+    Player,
+    Round,
+    Series,
+    Session,
+    Station,
+    Tournament,
+)
 from tournaments.selectors import series_by_id, stage_by_id
 from tournaments.sessions import planning
 from tournaments.sessions.selectors import session_by_id, session_stations
@@ -31,6 +42,7 @@ NAME_MAX = 120
 VENUE_MAX = 200
 STATION_NAME_MAX = 60
 STATIONS_MAX = 200
+ROUNDS_PLANNED_MAX = 50
 
 
 def _clean(text: str, *, field_name: str, limit: int, required: bool) -> str:
@@ -73,13 +85,16 @@ def session_create(
     starts_at: datetime,
     venue: str = "",
     online: bool = False,
+    rounds_planned: int | None = None,
 ) -> Session:
-    """A new sitting of ``tournament``. Raises PermissionDenied (not its organiser),
-    ApplicationError ``invalid`` (field ``name``, ``venue``) or ``session_in_past`` (field
-    ``starts_at``): a session is planned ahead, never backdated."""
+    """A new sitting of ``tournament``; ``rounds_planned``: how many rounds published later go into
+    it by themselves (:func:`rounds_schedule_published`). Raises PermissionDenied (not its
+    organiser), ApplicationError ``invalid`` (field ``name``, ``venue``, ``rounds_planned``) or
+    ``session_in_past`` (field ``starts_at``): a session is planned ahead, never backdated."""
     require_organiser(user, tournament.club)
     name = _clean(name, field_name="name", limit=NAME_MAX, required=True)
     venue = _clean(venue, field_name="venue", limit=VENUE_MAX, required=False)
+    rounds_planned = _rounds_planned(rounds_planned)
     starts_at = _aware(starts_at)
     if starts_at < timezone.now():
         raise ApplicationError(
@@ -88,7 +103,12 @@ def session_create(
             fields={"starts_at": [_("Choose a time from now on.")]},
         )
     session = Session.objects.create(
-        tournament=tournament, name=name, starts_at=starts_at, venue=venue, online=bool(online)
+        tournament=tournament,
+        name=name,
+        starts_at=starts_at,
+        venue=venue,
+        online=bool(online),
+        rounds_planned=rounds_planned,
     )
     audit(
         AuditEntry.Action.SESSION_CREATED,
@@ -97,6 +117,44 @@ def session_create(
         session=session.pk,
         name=session.name,
         starts_at=session.starts_at.isoformat(),
+        rounds_planned=session.rounds_planned,
+    )
+    return session
+
+
+def _rounds_planned(value: int | None) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= ROUNDS_PLANNED_MAX:
+        message = _("Plan from 0 to %(n)s rounds, or leave it empty.") % {"n": ROUNDS_PLANNED_MAX}
+        raise ApplicationError(code="invalid", message=message, fields={"rounds_planned": [message]})
+    return value
+
+
+@transaction.atomic
+def session_update(
+    *, user: AnyUser, session_id: int, name: str, venue: str, online: bool, rounds_planned: int | None
+) -> Session:
+    """Change a session's name, venue, online slot and rounds planned (its start stays: its
+    rounds' times hang on it). Fewer rounds planned than are scheduled in it moves none: it only
+    stops more from coming. Raises NotFound, PermissionDenied, ApplicationError ``invalid``
+    (field ``name``, ``venue``, ``rounds_planned``)."""
+    session = session_by_id(session_id=session_id, lock=True)
+    require_organiser(user, session.tournament.club)
+    session.name = _clean(name, field_name="name", limit=NAME_MAX, required=True)
+    session.venue = _clean(venue, field_name="venue", limit=VENUE_MAX, required=False)
+    session.online = bool(online)
+    session.rounds_planned = _rounds_planned(rounds_planned)
+    session.save(update_fields=["name", "venue", "online", "rounds_planned"])
+    audit(
+        AuditEntry.Action.SESSION_UPDATED,
+        user=user,
+        tournament=session.tournament_id,
+        session=session.pk,
+        name=session.name,
+        venue=session.venue,
+        online=session.online,
+        rounds_planned=session.rounds_planned,
     )
     return session
 
@@ -123,20 +181,85 @@ def session_round_schedule(
             fields={"round": [_("Choose a round of this tournament.")]},
         )
     when = session.starts_at if starts_at is None else _aware(starts_at)
-    found.session = session
-    found.starts_at = when
-    found.save(update_fields=["session", "starts_at"])
-    _stations_assign(session, [found])
+    return _round_schedule(user=user, session=session, round_=found, when=when)
+
+
+def _round_schedule(*, user: AnyUser | None, session: Session, round_: Round, when: datetime) -> Round:
+    """Put ``round_`` into ``session`` (locked by the caller) at ``when`` and give its series
+    stations in table order: the one code path of the organiser's schedule and the automatic one
+    (``user`` None: the audit entry names no one)."""
+    round_.session = session
+    round_.starts_at = when
+    round_.save(update_fields=["session", "starts_at"])
+    _stations_assign(session, [round_])
     audit(
         AuditEntry.Action.ROUND_SCHEDULED,
         user=user,
         tournament=session.tournament_id,
-        stage=found.stage_id,
+        stage=round_.stage_id,
         session=session.pk,
-        round=found.number,
+        round=round_.number,
         starts_at=when.isoformat(),
+        automatic=user is None,
     )
-    return found
+    return round_
+
+
+def rounds_schedule_published(*, round_ids: Sequence[int]) -> list[Round]:
+    """Schedule rounds just published (``stages._publish``, after its commit: the organiser's
+    publish and the stage task's alike) into the tournament's sessions that plan rounds, in round
+    order: each into the earliest session with room not earlier than the session of the previous
+    round of its stage (the latest earlier round that is scheduled) (``planning.session_for_round``), at the session's start or an hour after
+    the round before it there. A round already in a session, or with no session to go to, stays
+    as it is. One transaction: the tournament's sessions are locked in start order (no stage lock
+    is held, so a close, which locks a session then stages, cannot wait on it). Returns the rounds
+    scheduled."""
+    with transaction.atomic():
+        rounds = list(
+            Round.objects.filter(pk__in=round_ids, session__isnull=True)
+            .select_related("stage")
+            .order_by("stage__order", "number")
+        )
+        if not rounds:
+            return []
+        tournament_id = rounds[0].stage.tournament_id
+        sessions = list(
+            Session.objects.select_for_update()
+            .filter(tournament_id=tournament_id, rounds_planned__gt=0)
+            .order_by("starts_at", "pk")
+        )
+        if not sessions:
+            return []
+        by_id = {s.pk: s for s in sessions}
+        done: list[Round] = []
+        for one in rounds:
+            rooms = [
+                planning.SessionRoom(
+                    s.pk,
+                    s.starts_at.timestamp(),
+                    s.rounds_planned,
+                    tuple((r.starts_at or s.starts_at).timestamp() for r in s.rounds.all()),
+                )
+                for s in sessions
+            ]
+            # The session of the previous round of the stage (the latest earlier one scheduled).
+            previous = (
+                Session.objects.filter(rounds__stage_id=one.stage_id, rounds__number__lt=one.number)
+                .order_by("-rounds__number")
+                .values_list("starts_at", flat=True)
+                .first()
+            )
+            place = planning.session_for_round(
+                rooms,
+                now=timezone.now().timestamp(),
+                not_before=previous.timestamp() if previous is not None else None,
+            )
+            if place is None:
+                continue
+            session_id, start = place
+            when = datetime.fromtimestamp(start, tz=UTC)
+            done.append(_round_schedule(user=None, session=by_id[session_id], round_=one, when=when))
+        return done
 
 
 _STATION_LINE = re.compile(r"^(\d{1,4})(?:\s*[.:)\-–]\s*|\s+|$)(.*)$")
@@ -368,7 +491,12 @@ def session_check_in_close(*, user: AnyUser, session_id: int) -> CloseReport:
         try:
             with transaction.atomic():
                 decided = stages.series_forfeit_no_show(
-                    user=user, stage=stage, series_id=series.pk, player_ids=away, reason=reason
+                    user=user,
+                    stage=stage,
+                    series_id=series.pk,
+                    player_ids=away,
+                    reason=reason,
+                    session_id=session.pk,
                 )
         except ApplicationError as exc:
             if exc.code not in ("forfeit_not_deciding", "series_decided", "series_started"):
@@ -387,5 +515,67 @@ def session_check_in_close(*, user: AnyUser, session_id: int) -> CloseReport:
         checked_in=len(here),
         forfeited=[s.key for s in report.forfeited],
         left=[s.key for s in report.left],
+    )
+    return report
+
+
+@dataclass
+class ReopenReport:
+    """What reopening check-in did: the no-shows of the close taken back (their series are to be
+    played again), and those kept because the tournament moved on from them since."""
+
+    session: Session
+    withdrawn: list[Series] = field(default_factory=list)
+    kept: list[Series] = field(default_factory=list)
+
+
+@transaction.atomic
+def session_check_in_reopen(*, user: AnyUser, session_id: int) -> ReopenReport:
+    """Reopen a closed check-in (a player walked in late): every no-show forfeit the close recorded
+    is taken back (``stages.series_no_show_withdraw``: the series is to be played, the stage task
+    runs on commit) unless the tournament has moved on from it (a round paired from its result, the
+    stage finished, the series changed since): those are kept and listed. Check-ins stay; players
+    may check in again, and closing again works as the first time. Locks as the close does: the
+    session's row, then each stage's. Raises NotFound, PermissionDenied, Conflict
+    ``check_in_open``."""
+    session = session_by_id(session_id=session_id, lock=True)
+    require_organiser(user, session.tournament.club)
+    if session.check_in_open:
+        raise Conflict(code="check_in_open", message=_("Check-in for this session is open."))
+    report = ReopenReport(session=session)
+    series_ids = (
+        Forfeit.objects.filter(session=session)
+        .order_by("series__stage_id", "series__round__number", "series__table")
+        .values_list("series_id", flat=True)
+    )
+    locked: set[int] = set()
+    for series in Series.objects.filter(pk__in=set(series_ids)).order_by(
+        "stage_id", "round__number", "table"
+    ):
+        if series.stage_id not in locked:
+            stage_by_id(stage_id=series.stage_id, lock=True)
+            locked.add(series.stage_id)
+        stage = stage_by_id(stage_id=series.stage_id)  # fresh results_version: each withdrawal raises it
+        try:
+            with transaction.atomic():
+                stages.series_no_show_withdraw(
+                    user=user, stage=stage, series_id=series.pk, session_id=session.pk
+                )
+        except ApplicationError as exc:
+            if exc.code != "series_moved_on":
+                raise
+            report.kept.append(series)
+        else:
+            report.withdrawn.append(series)
+    session.check_in = Session.CheckIn.OPEN
+    session.check_in_closed_at = None
+    session.save(update_fields=["check_in", "check_in_closed_at"])
+    audit(
+        AuditEntry.Action.CHECK_IN_REOPENED,
+        user=user,
+        tournament=session.tournament_id,
+        session=session.pk,
+        withdrawn=[s.key for s in report.withdrawn],
+        kept=[s.key for s in report.kept],
     )
     return report

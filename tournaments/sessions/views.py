@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
 from tournaments import selectors as tournament_selectors
-from tournaments.forms import RoundScheduleForm, SessionCreateForm, StationsForm
+from tournaments.forms import RoundScheduleForm, SessionCreateForm, SessionEditForm, StationsForm
 from tournaments.sessions import calendar, selectors, services
 from tournaments.views import (
     LIVE_POLL_SECONDS,
@@ -38,6 +38,7 @@ from tournaments.views import (
 def _tonight(request: HttpRequest, page: Any, *, status: int = 200, **forms: Any) -> HttpResponse:
     if page.roles.organiser:
         forms.setdefault("schedule_form", RoundScheduleForm(rounds=page.unscheduled))
+        forms.setdefault("edit_form", SessionEditForm(initial=selectors.session_fields(page.session)))
         forms.setdefault(
             "stations_form",
             StationsForm(
@@ -137,7 +138,7 @@ def _player_id(request: HttpRequest) -> int | None:
 @require_POST
 def session_check_in(request: HttpRequest, session_id: int) -> HttpResponse:
     """Check a player in (``undo=1``: take it back, at the desk). From the desk with htmx, the
-    answer is the player's row; otherwise back to the page the form was on, with a message."""
+    answer is the player's row and the desk's counter (swapped out of band); otherwise back to the page the form was on, with a message."""
     session = selectors.session_check_in_get(user=request.user, session_id=session_id)  # before the body
     player_id = _player_id(request)
     undo = request.POST.get("undo") == "1"
@@ -178,7 +179,7 @@ def session_check_in(request: HttpRequest, session_id: int) -> HttpResponse:
     row = next((r for r in page.rows if r.player.pk == player_id), None)
     return render(
         request,
-        "tournaments/_desk_row.html",
+        "tournaments/_desk_tap.html",  # the row, and the counter out of band
         {"page": page, "row": row, "note": note, "failed": status != 200},
         status=status,
     )
@@ -211,6 +212,54 @@ def session_close(request: HttpRequest, session_id: int) -> HttpResponse:
                     "Tables with players missing but enough here to play: %(keys)s. Withdraw the missing players from the stage, or wait for them."
                 )
                 % {"keys": ", ".join(s.key for s in report.left)},
+            )
+    return redirect("tournaments:session", session_id=session.pk)
+
+
+@login_required
+@require_POST
+def session_edit(request: HttpRequest, session_id: int) -> HttpResponse:
+    selectors.session_manage_get(user=request.user, session_id=session_id)
+    form = SessionEditForm(request.POST)
+    if form.is_valid():
+        try:
+            services.session_update(user=request.user, session_id=session_id, **form.cleaned_data)
+        except ApplicationError as exc:
+            _apply_service_error(form, exc)
+        else:
+            messages.success(request, _("Session changed."))
+            return redirect("tournaments:session", session_id=session_id)
+    page = selectors.session_tonight_get(user=request.user, session_id=session_id)
+    return _tonight(request, page, status=400, edit_form=form)
+
+
+@login_required
+@require_POST
+def session_reopen(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Reopen check-in (organisers, after the page's confirmation): the close's no-shows are
+    taken back where the tournament has not moved on from them; the page says which stay."""
+    session = selectors.session_manage_get(user=request.user, session_id=session_id)
+    try:
+        report = services.session_check_in_reopen(user=request.user, session_id=session.pk)
+    except ApplicationError as exc:
+        if exc.status in (403, 404):
+            raise
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "Check-in reopened: %(n)s no-show taken back, its series is to be played.",
+                "Check-in reopened: %(n)s no-shows taken back, their series are to be played.",
+                len(report.withdrawn),
+            )
+            % {"n": len(report.withdrawn)},
+        )
+        if report.kept:
+            messages.warning(
+                request,
+                _("These no-shows stay recorded, since the tournament has moved on from them: %(keys)s.")
+                % {"keys": ", ".join(s.key for s in report.kept)},
             )
     return redirect("tournaments:session", session_id=session.pk)
 
@@ -333,6 +382,21 @@ def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
         club.name, sessions, host=request.get_host(), url_of=_url_of(request)
     )
     return _ics(request, body, club.name)
+
+
+@login_required
+@require_POST
+def player_calendar_replace(request: HttpRequest, player_id: int) -> HttpResponse:
+    """The player replaces their private feed's address (their own page's button): the old one
+    stops working at once."""
+    token = calendar.calendar_token_replace(user=request.user, player_id=player_id)
+    messages.success(
+        request,
+        _(
+            "Your calendar has a new address: add it to your calendar app again. The old address no longer works."
+        ),
+    )
+    return redirect("tournaments:player", player_id=token.player_id)
 
 
 @require_GET
