@@ -28,6 +28,7 @@ from tournaments.ladder.selectors import (
     user_player,
 )
 from tournaments.models import Club, GameKind, Ladder, LadderChallenge, LadderRung, Player, Season
+from tournaments.ratings.services import club_ratings_enqueue_on_commit
 
 
 def _invalid(message: str | Promise, fields: dict[str, list[str | Promise]]) -> ApplicationError:
@@ -351,7 +352,14 @@ def _decide(
     user: AnyUser | None,
     score: tuple[int, int] | None = None,
 ) -> LadderChallenge:
-    """Close the challenge; a challenger who won takes the challenged's place (rules.after_win)."""
+    """Close the challenge; a challenger who won takes the challenged's place (rules.after_win).
+    A played match counts in the club's ratings: it raises the ladder's ``results_version`` (the
+    ladder's row is locked) and sends the club's recomputation once this commits, as a confirmed
+    series result does through its stage. A forfeit is no game and touches neither."""
+    if how == LadderChallenge.How.PLAYED:
+        ladder.results_version += 1
+        ladder.save(update_fields=["results_version"])
+        club_ratings_enqueue_on_commit(club_id=ladder.club_id)
     if challenger_won:
         order = ladder_order(ladder=ladder)
         _store_order(ladder, rules.after_win(order, challenge.challenger_id, challenge.challenged_id))
