@@ -22,6 +22,7 @@ from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snapszer
 from tests.tournaments.test_browser import PHONE, browser, server  # noqa: F401  (fixtures)
 from tournaments import stages
+from tournaments.ladder import services as ladder_services
 from tournaments.models import Club, Player, Series, Stage, Tournament
 from tournaments.services import organiser_invitation_create, tournament_players_add
 from tournaments.sessions import services as session_services
@@ -50,6 +51,7 @@ class World:
     finished: Any
     invitation: str
     session: Any = None
+    ladder: Any = None
 
 
 @pytest.fixture
@@ -97,6 +99,14 @@ def world(make_user: Callable[..., Account], settings: Any) -> World:
         user=organiser, session_id=session.pk, stations=session_services.parse_stations("1 Window\n2 Bar")
     )
     session_services.session_round_schedule(user=organiser, session_id=session.pk, round_id=played.round_id)
+    # A ladder with an open challenge: the organiser's page has the forms to record a challenge
+    # and a result.
+    ladder = ladder_services.ladder_create(user=organiser, club=club, name="Ladder", game=GameKind.SNAPSZER)
+    for person in people[:4]:
+        ladder_services.ladder_player_add(user=organiser, ladder_id=ladder.pk, player_id=person.pk)
+    ladder_services.challenge_create(
+        user=organiser, ladder_id=ladder.pk, challenged_id=people[2].pk, challenger_id=people[3].pk
+    )
     return World(
         club,
         tournament,
@@ -110,6 +120,7 @@ def world(make_user: Callable[..., Account], settings: Any) -> World:
         finished,
         token,
         session,
+        ladder,
     )
 
 
@@ -134,6 +145,7 @@ PAGES: dict[str, tuple[str | None, Callable[[World], str]]] = {
     "record form": ("referee", lambda w: f"/series/{w.played.pk}/record/"),
     "correction form": ("organiser", lambda w: f"/series/{w.played.pk}/games/1/correct/"),
     "player": (None, lambda w: f"/players/{w.player.pk}/"),
+    "ladder": ("organiser", lambda w: f"/ladders/{w.ladder.pk}/"),
     "big screen": (None, lambda w: f"/tournaments/{w.tournament.pk}/screen/"),
     "session big screen": (None, lambda w: f"/sessions/{w.session.pk}/screen/"),
     "lobby": ("anna", lambda w: "/play/"),

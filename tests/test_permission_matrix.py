@@ -318,6 +318,7 @@ MATRIX: list[Row] = [
     r("tournaments:ladder-edit",                 "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:ladder-players",              "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:ladder-challenge",            "POST",   302, 302, 403, 403, 403, 403),  # Anna, 4th, challenges Bence
+    r("tournaments:ladder-challenge-record",     "POST",   302, 403, 403, 403, 302, 403),  # for Anna, 4th, against Bence
     r("tournaments:ladder-mine",                 "GET",    302, 200, 200, 200, 200, 200),
     r("tournaments:ladder-history",              "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments:ladder-csv",                  "GET",    200, 200, 200, 200, 200, 200),
@@ -757,6 +758,7 @@ def _build() -> World:
         },
         ("tournaments:ladder-players", "running"): {"player": newcomer.pk, "action": "add"},
         ("tournaments:ladder-challenge", "running"): {"challenged": bence.pk},
+        ("tournaments:ladder-challenge-record", "running"): {"challenger": anna.pk, "challenged": bence.pk},
         ("tournaments:ladder-answer", "running"): {"action": "accept"},
         ("tournaments:ladder-result", "running"): {"challenger_wins": "2", "challenged_wins": "0"},
         ("tournaments_api:ladder-list", "running"): {"club": club.pk, "name": "Spring", "game": "snap"},

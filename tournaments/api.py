@@ -1203,8 +1203,15 @@ class ClubRatingsApi(APIView):
 
 
 class RatingMoveOutputSerializer(serializers.Serializer[Any]):
-    series = serializers.IntegerField()
-    game = serializers.IntegerField(allow_null=True, help_text="The Snap game; null for a Snapszer series.")
+    series = serializers.IntegerField(allow_null=True, help_text="The series; null for a ladder match.")
+    game = serializers.IntegerField(
+        allow_null=True, help_text="The Snap game; null for a Snapszer series or a ladder match."
+    )
+    challenge = serializers.IntegerField(
+        allow_null=True,
+        default=None,
+        help_text="The ladder challenge whose match this was; null for a series.",
+    )
     opponents = serializers.ListField(child=serializers.IntegerField())
     placing = serializers.IntegerField()
     players = serializers.IntegerField()

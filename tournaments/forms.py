@@ -770,3 +770,25 @@ class LadderForm(forms.Form):
         data = dict(self.cleaned_data)
         data["season_id"] = data.pop("season")
         return data
+
+
+class LadderChallengeRecordForm(forms.Form):
+    """An organiser records a challenge for two players of the ladder (``challenge_create`` naming
+    the challenger). The choices are the ladder's places; whether the ladder's rules allow the
+    challenge is the service's check, shown next to the field it names."""
+
+    challenger = forms.TypedChoiceField(label=_("Challenger"), coerce=int, empty_value=None)
+    challenged = forms.TypedChoiceField(label=_("Challenged (above)"), coerce=int, empty_value=None)
+
+    def __init__(self, *args: Any, rungs: Sequence[Any] = (), **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "record-%s")
+        super().__init__(*args, **kwargs)
+        choices = [("", _("Choose a player")), *((r.player_id, f"{r.place}. {r.player.name}") for r in rungs)]
+        for name in ("challenger", "challenged"):
+            self.fields[name].choices = choices  # type: ignore[attr-defined]
+
+    def service_kwargs(self) -> dict[str, Any]:
+        return {
+            "challenger_id": self.cleaned_data["challenger"],
+            "challenged_id": self.cleaned_data["challenged"],
+        }

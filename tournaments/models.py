@@ -557,7 +557,8 @@ class PlayerRating(models.Model):
 
 class RatingPoint(models.Model):
     """A player's rating after one rating period (Snapszer: a club day) or one game (Snap), with
-    what moved it: ``moves`` lists {"series", "game", "opponents", "placing", "players"}."""
+    what moved it: ``moves`` lists {"series", "game", "challenge", "opponents", "placing",
+    "players"} (a ladder match: "challenge" is its id and "series" is None)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_points")
@@ -581,8 +582,9 @@ class RatingPoint(models.Model):
 
 
 class ClubRatings(models.Model):
-    """What a club's stored ratings were computed from: every stage's ``results_version`` at the
-    time ({"stage id": version}). The ratings are stale while it differs from the stages' now."""
+    """What a club's stored ratings were computed from: every stage's and every ladder's
+    ``results_version`` at the time ({"stage id": version, "ladder:<id>": version}). The ratings
+    are stale while it differs from the versions now."""
 
     club = models.OneToOneField(Club, on_delete=models.CASCADE, primary_key=True, related_name="rating_stamp")
     versions = models.JSONField(default=dict)
@@ -856,6 +858,10 @@ class Ladder(models.Model):
     rematch_days = models.PositiveSmallIntegerField(
         _("days before a lost challenge may be repeated"), default=7
     )
+    # Raised by every decision the club's ratings count (a played match), under the ladder's row
+    # lock and in the decision's transaction: the ratings' stamp reads it beside the stages'
+    # ``results_version`` (docs/ratings.md).
+    results_version = models.PositiveIntegerField(default=0, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -105,6 +105,11 @@ urlpatterns = [
     path("ladders/<int:ladder_id>/edit/", views.ladder_edit, name="ladder-edit"),
     path("ladders/<int:ladder_id>/players/", views.ladder_players, name="ladder-players"),
     path("ladders/<int:ladder_id>/challenge/", views.ladder_challenge, name="ladder-challenge"),
+    path(
+        "ladders/<int:ladder_id>/challenges/record/",
+        views.ladder_challenge_record,
+        name="ladder-challenge-record",
+    ),
     path("ladders/<int:ladder_id>/mine/", views.ladder_mine, name="ladder-mine"),
     path("ladders/<int:ladder_id>/history/", views.ladder_history, name="ladder-history"),
     path("ladders/<int:ladder_id>/ladder.csv", views.ladder_csv, name="ladder-csv"),

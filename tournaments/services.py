@@ -37,6 +37,7 @@ from tournaments.models import (
     StandingRow,
     Tournament,
 )
+from tournaments.ratings.services import club_ratings_enqueue_on_commit
 from tournaments.signed_links import signed_row, signed_token
 
 DEFAULT_PROFILE = {GameKind.SNAP: "classic", GameKind.SNAPSZER: "snapszer"}
@@ -356,8 +357,7 @@ def stage_standings_recompute(*, stage_id: int) -> bool:
         if not updated:
             return False
         # New results in the stage: the club's ratings too (they read every stage's version).
-        club_id = stage.tournament.club_id
-        transaction.on_commit(lambda: _enqueue_ratings(club_id))
+        club_ratings_enqueue_on_commit(club_id=stage.tournament.club_id)
         StandingRow.objects.filter(stage_id=stage_id).delete()
         StandingRow.objects.bulk_create(
             StandingRow(
@@ -372,10 +372,3 @@ def stage_standings_recompute(*, stage_id: int) -> bool:
             for row in rows
         )
     return True
-
-
-def _enqueue_ratings(club_id: int) -> None:
-    from snapleague.celery import enqueue
-    from tournaments.tasks import club_ratings_recompute_task
-
-    enqueue(club_ratings_recompute_task, club_id)  # a broker that is down: the reconciler sends it

@@ -36,6 +36,7 @@ from tournaments.access import user_is_organiser
 from tournaments.forms import (
     ClubCreateForm,
     ForfeitForm,
+    LadderChallengeRecordForm,
     LadderForm,
     PlayersAddForm,
     RefereeAddForm,
@@ -848,10 +849,17 @@ def club_ladders(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/ladders.html", {"page": page})
 
 
+def _ladder_page(request: HttpRequest, page: Any, record_form: Any = None, status: int = 200) -> HttpResponse:
+    """The ladder page; its organisers also get the form to record a challenge for two players."""
+    if record_form is None and page.is_organiser and len(page.lines) > 1:
+        record_form = LadderChallengeRecordForm(rungs=[line.rung for line in page.lines])
+    context = {"page": page, "record_form": record_form}
+    return render(request, "tournaments/ladder.html", context, status=status)
+
+
 @require_GET
 def ladder_detail(request: HttpRequest, ladder_id: int) -> HttpResponse:
-    page = ladder_selectors.ladder_page_get(user=request.user, ladder_id=ladder_id)
-    return render(request, "tournaments/ladder.html", {"page": page})
+    return _ladder_page(request, ladder_selectors.ladder_page_get(user=request.user, ladder_id=ladder_id))
 
 
 @require_GET
@@ -981,6 +989,34 @@ def ladder_challenge(request: HttpRequest, ladder_id: int) -> HttpResponse:
         ),
         _("Challenge sent."),
     )
+
+
+@login_required
+@require_POST
+def ladder_challenge_record(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    """An organiser records a challenge between two players of the ladder; a refusal (the
+    ladder's rules, one open challenge each, a rematch too soon) is shown next to the field it
+    names, on the ladder page, and nothing is saved."""
+    ladder = ladder_selectors.ladder_manage_get(user=request.user, ladder_id=ladder_id)
+    page = ladder_selectors.ladder_page_get(user=request.user, ladder_id=ladder.pk)
+    form = LadderChallengeRecordForm(request.POST, rungs=[line.rung for line in page.lines])
+    status = 400
+    if form.is_valid():
+        try:
+            challenge = ladder_services.challenge_create(
+                user=request.user, ladder_id=ladder.pk, **form.service_kwargs()
+            )
+        except ApplicationError as exc:
+            _apply_service_error(form, exc)
+            status = exc.status
+        else:
+            messages.success(
+                request,
+                _("Challenge recorded: %(challenger)s challenges %(challenged)s.")
+                % {"challenger": challenge.challenger.name, "challenged": challenge.challenged.name},
+            )
+            return redirect(f"{reverse('tournaments:ladder', args=[ladder.pk])}#open-challenges")
+    return _ladder_page(request, page, form, status)
 
 
 @login_required

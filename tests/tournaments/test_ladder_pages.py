@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -128,3 +129,118 @@ def test_api_challenge_refusals_and_result(
     assert response.status_code == 200 and response.json()["challenger_won"] is False
     detail = Client().get(reverse("tournaments_api:ladder-detail", args=[ladder.pk])).json()
     assert [r["player_name"] for r in detail["rungs"]] == ["Bence", "Csilla", "Dániel", "Anna"]
+
+
+def _record(client: Client, ladder: Ladder, challenger: Player | str, challenged: Player | str) -> Any:
+    return client.post(
+        reverse("tournaments:ladder-challenge-record", args=[ladder.pk]),
+        {
+            "challenger": getattr(challenger, "pk", challenger),
+            "challenged": getattr(challenged, "pk", challenged),
+        },
+    )
+
+
+def _errors_of(html: str, field: str) -> str:
+    """The text of the form's block for ``field`` (its label, input and errors)."""
+    start = html.index(f'for="record-{field}"')
+    return html[start : html.index("</div>", start)]
+
+
+def test_the_organiser_records_a_challenge_and_its_result_from_the_ladder_page(
+    ladder: Ladder, organiser: Account, player_user: Account, players: list[Player]
+) -> None:
+    anna, bence = players[0], players[1]
+    url = reverse("tournaments:ladder", args=[ladder.pk])
+    assert 'id="record-challenge"' in signed(organiser).get(url).content.decode()
+    assert 'id="record-challenge"' not in signed(player_user).get(url).content.decode()
+
+    client = signed(organiser)
+    response = _record(client, ladder, anna, bence)  # 4th challenges 1st: reach 3
+
+    assert response.status_code == 302 and response["Location"].endswith("#open-challenges")
+    challenge = LadderChallenge.objects.get()
+    assert (challenge.challenger, challenge.challenged, challenge.status) == (anna, bence, "open")
+    page = client.get(url).content.decode()
+    assert "Challenge recorded: Anna challenges Bence." in page
+    assert page.count(">Record the result</button>") == 1  # on the one open challenge
+    signed(organiser).post(
+        reverse("tournaments:ladder-result", args=[challenge.pk]),
+        {"challenger_wins": "2", "challenged_wins": "1"},
+    )
+    challenge.refresh_from_db()
+    assert (challenge.how, challenge.challenger_won, challenge.recorded_by) == ("played", True, organiser)
+    assert [
+        r["player_name"]
+        for r in Client().get(reverse("tournaments_api:ladder-detail", args=[ladder.pk])).json()["rungs"]
+    ] == ["Anna", "Bence", "Csilla", "Dániel"]
+
+
+@pytest.mark.parametrize(
+    ("challenger", "challenged", "field", "message"),
+    [
+        (1, 1, "challenged", "A player cannot challenge themselves."),
+        (1, 2, "challenged", "Bence may only challenge a player above them on the ladder."),
+        (2, 1, None, None),  # allowed: Csilla challenges Bence
+        ("", 1, "challenger", "This field is required."),
+        (1, "x", "challenged", "Select a valid choice."),
+    ],
+)
+def test_a_refused_challenge_is_told_next_to_its_field_and_nothing_is_saved(
+    *,
+    ladder: Ladder,
+    organiser: Account,
+    players: list[Player],
+    challenger: int | str,
+    challenged: int | str,
+    field: str | None,
+    message: str | None,
+) -> None:
+    # The ladder: Bence 1st, Csilla 2nd, Dániel 3rd, Anna 4th.
+    by_index = {1: players[1], 2: players[2]}
+    response = _record(
+        signed(organiser),
+        ladder,
+        by_index.get(challenger, challenger),
+        by_index.get(challenged, challenged),  # type: ignore[arg-type]
+    )
+    if field is None:
+        assert response.status_code == 302
+        return
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert message in _errors_of(html, field)
+    assert LadderChallenge.objects.count() == 0
+
+
+def test_the_rules_refusals_are_the_apis_shown_as_form_errors_in_the_users_language(
+    organiser: Account, club: Club, players: list[Player]
+) -> None:
+    anna, bence, csilla, daniel, eszter = players[:5]
+    ladder = services.ladder_create(user=organiser, club=club, name="Short", game=GameKind.SNAPSZER, reach=1)
+    for player in (anna, bence, csilla, daniel):
+        services.ladder_player_add(user=organiser, ladder_id=ladder.pk, player_id=player.pk)
+    client = signed(organiser)
+
+    response = _record(client, ladder, daniel, bence)  # two places above, reach 1
+    assert response.status_code == 400
+    assert "Dániel may challenge at most 1 place above them." in _errors_of(
+        response.content.decode(), "challenged"
+    )
+    response = _record(client, ladder, eszter, daniel)  # the choices are the ladder's players
+    assert "Select a valid choice." in _errors_of(response.content.decode(), "challenger")
+    assert _record(client, ladder, bence, anna).status_code == 302
+    response = _record(client, ladder, csilla, bence)  # Bence is in a challenge already
+    assert "Bence has an open challenge already" in _errors_of(response.content.decode(), "challenged")
+    response = _record(client, ladder, bence, anna)
+    assert "Bence has an open challenge already" in _errors_of(response.content.decode(), "challenger")
+    challenge = LadderChallenge.objects.get()
+    services.challenge_result(user=organiser, challenge_id=challenge.pk, challenger_wins=0, challenged_wins=2)
+    response = _record(client, ladder, bence, anna)  # lost: 7 days before trying Anna again
+    assert response.status_code == 400
+    assert "challenge them again from" in _errors_of(response.content.decode(), "challenged")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "hu"
+    response = _record(client, ladder, daniel, bence)
+    hungarian = _errors_of(response.content.decode(), "challenged")
+    assert "Dániel" in hungarian and "may challenge" not in hungarian
+    assert LadderChallenge.objects.count() == 1

@@ -12,6 +12,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from snapleague.users import AnyUser, signed_in
@@ -28,6 +29,7 @@ from tournaments.ladder.selectors import (
     user_player,
 )
 from tournaments.models import Club, GameKind, Ladder, LadderChallenge, LadderRung, Player, Season
+from tournaments.ratings.services import club_ratings_enqueue_on_commit
 
 
 def _invalid(message: str | Promise, fields: dict[str, list[str | Promise]]) -> ApplicationError:
@@ -237,15 +239,18 @@ def _challenge_refused(code: str, message: str | Promise, field: str = "challeng
 def challenge_create(
     *, user: AnyUser, ladder_id: int, challenged_id: int, challenger_id: int | None = None
 ) -> LadderChallenge:
-    """``user``'s player challenges ``challenged_id`` (an organiser may name the challenger).
-    Refused (ApplicationError, HTTP 400 unless said): not a player of the ladder's club
-    (``no_player``, 403), ``self``, ``challenger_not_in_ladder``, ``challenged_not_in_ladder``,
-    ``below``, ``too_far``, ``challenger_busy`` / ``challenged_busy`` (one open challenge each),
-    ``rematch_too_soon``."""
+    """``user``'s player challenges ``challenged_id`` (an organiser may name the challenger: a
+    challenge recorded for two players). Refused (ApplicationError, HTTP 400 unless said): not a
+    player of the ladder's club (``no_player``, 403), ``self``, ``challenger_not_in_ladder``,
+    ``challenged_not_in_ladder``, ``below``, ``too_far``, ``challenger_busy`` / ``challenged_busy``
+    (one open challenge each), ``rematch_too_soon``. Each names its field: ``challenged``, or
+    ``challenger`` for a refusal about a challenger the organiser named."""
     ladder = ladder_by_id(ladder_id=ladder_id, lock=True)
-    if challenger_id is not None and challenger_id != getattr(
+    on_behalf = challenger_id is not None and challenger_id != getattr(
         user_player(user=user, club=ladder.club), "pk", None
-    ):
+    )
+    if on_behalf:
+        assert challenger_id is not None
         require_organiser(user, ladder.club)
         challenger = _club_player(ladder, challenger_id, "challenger")
     else:
@@ -267,13 +272,25 @@ def challenge_create(
         "below": _("Challenge a player above you on the ladder."),
         "too_far": _("You may challenge at most %(count)s places above you.") % {"count": ladder.reach},
     }
+    if on_behalf:  # the organiser is not the challenger: name the player
+        messages["below"] = _("%(player)s may only challenge a player above them on the ladder.") % {
+            "player": challenger.name
+        }
+        messages["too_far"] = ngettext(
+            "%(player)s may challenge at most %(count)s place above them.",
+            "%(player)s may challenge at most %(count)s places above them.",
+            ladder.reach,
+        ) % {"player": challenger.name, "count": ladder.reach}
+    challenger_field = "challenger" if on_behalf else "challenged"
     if problem is not None:
-        raise _challenge_refused(problem, messages[problem])
+        field = challenger_field if problem == "challenger_not_in_ladder" else "challenged"
+        raise _challenge_refused(problem, messages[problem], field)
     opens = open_challenges(ladder=ladder)
     if opens.filter(Q(challenger=challenger) | Q(challenged=challenger)).exists():
         raise _challenge_refused(
             "challenger_busy",
             _("%(player)s has an open challenge already: one at a time.") % {"player": challenger.name},
+            challenger_field,
         )
     if opens.filter(Q(challenger=challenged) | Q(challenged=challenged)).exists():
         raise _challenge_refused(
@@ -351,7 +368,14 @@ def _decide(
     user: AnyUser | None,
     score: tuple[int, int] | None = None,
 ) -> LadderChallenge:
-    """Close the challenge; a challenger who won takes the challenged's place (rules.after_win)."""
+    """Close the challenge; a challenger who won takes the challenged's place (rules.after_win).
+    A played match counts in the club's ratings: it raises the ladder's ``results_version`` (the
+    ladder's row is locked) and sends the club's recomputation once this commits, as a confirmed
+    series result does through its stage. A forfeit is no game and touches neither."""
+    if how == LadderChallenge.How.PLAYED:
+        ladder.results_version += 1
+        ladder.save(update_fields=["results_version"])
+        club_ratings_enqueue_on_commit(club_id=ladder.club_id)
     if challenger_won:
         order = ladder_order(ladder=ladder)
         _store_order(ladder, rules.after_win(order, challenge.challenger_id, challenge.challenged_id))

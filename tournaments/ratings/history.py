@@ -11,9 +11,11 @@
   after another.
 
 Both take :class:`Encounter` values in any order and sort them by :attr:`Encounter.order` (when the
-game was played: the round's publishing time, then tournament, stage, round, table, game number),
-never by when a result was confirmed: the same history gives the same ratings however it was
-entered or corrected.
+game was played: a series by its round's publishing time, then tournament, stage, round, table,
+game number; a ladder match by when its result was decided, then ladder and challenge), never by
+when a series' result was confirmed: the same history gives the same ratings however it was
+entered or corrected. A ladder match is rated like a two-player series (Snapszer) or one
+two-player game (Snap), placed by its score.
 """
 
 from __future__ import annotations
@@ -37,29 +39,33 @@ SNAP_Z: Final = 3.0
 
 @dataclass(frozen=True, slots=True)
 class Encounter:
-    """One rated game: a decided Snapszer series or one Snap game.
+    """One rated game: a decided Snapszer series, one Snap game, or a played ladder match.
 
     ``order`` sorts encounters by when they were played; ``period`` is the Glicko-2 rating period
     (a club day, e.g. "2026-11-14"); ``placings`` maps every player who played to their place
-    (1 = best; equal places for a tie).
+    (1 = best; equal places for a tie). A ladder match has ``challenge_id`` and no series
+    (``series_id`` None).
     """
 
     order: tuple[object, ...]
     period: str
-    series_id: int
+    series_id: int | None
     game_number: int | None
     placings: Mapping[int, int]
+    challenge_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One encounter in a rating point: who the player met and where they finished."""
+    """One encounter in a rating point: who the player met and where they finished (in a series'
+    game, or in a ladder match: ``challenge_id``)."""
 
-    series_id: int
+    series_id: int | None
     game_number: int | None
     opponents: tuple[int, ...]
     placing: int
     players: int
+    challenge_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +101,10 @@ class RatingHistory:
 
 
 def _sorted(encounters: Iterable[Encounter]) -> list[Encounter]:
-    # The order key is unique per encounter; the series id and game number break any tie anyway.
-    return sorted(encounters, key=lambda e: (e.order, e.series_id, e.game_number or 0))
+    # The order key is unique per encounter; the ids and game number break any tie anyway.
+    return sorted(
+        encounters, key=lambda e: (e.order, e.series_id or 0, e.challenge_id or 0, e.game_number or 0)
+    )
 
 
 def _move(encounter: Encounter, player: int) -> Move:
@@ -106,6 +114,7 @@ def _move(encounter: Encounter, player: int) -> Move:
         opponents=tuple(sorted(p for p in encounter.placings if p != player)),
         placing=encounter.placings[player],
         players=len(encounter.placings),
+        challenge_id=encounter.challenge_id,
     )
 
 

@@ -10,6 +10,7 @@ from games.engine.protocol import GameKind
 from tournaments.models import (
     Club,
     ClubRatings,
+    LadderChallenge,
     Player,
     PlayerRating,
     RatingPoint,
@@ -86,6 +87,7 @@ def club_ratings_get(*, club: Club, game: str | None = None) -> ClubRatingsPage:
 @dataclass(frozen=True)
 class MoveLine:
     series: Series | None
+    challenge: LadderChallenge | None  # a ladder match (then no series)
     game_number: int | None
     opponents: list[Player]
     placing: int
@@ -117,12 +119,14 @@ class PlayerRatingHistory:
 
 def player_rating_histories(*, player: Player) -> list[PlayerRatingHistory]:
     """The player's rating in each game they are rated in, with every point (oldest first) and the
-    series or games that moved it."""
+    series, games or ladder matches that moved it."""
     current = {r.game: r for r in PlayerRating.objects.filter(player=player)}
     points = list(RatingPoint.objects.filter(player=player).order_by("game", "seq"))
-    series_ids = {m["series"] for p in points for m in p.moves}
+    series_ids = {m["series"] for p in points for m in p.moves if m.get("series") is not None}
+    challenge_ids = {m["challenge"] for p in points for m in p.moves if m.get("challenge") is not None}
     player_ids = {o for p in points for m in p.moves for o in m["opponents"]}
     series = Series.objects.select_related("stage__tournament", "round").in_bulk(series_ids)
+    challenges = LadderChallenge.objects.select_related("ladder").in_bulk(challenge_ids)
     names = Player.objects.in_bulk(player_ids)
     histories = []
     for kind in (GameKind.SNAPSZER, GameKind.SNAP):
@@ -133,7 +137,8 @@ def player_rating_histories(*, player: Player) -> list[PlayerRatingHistory]:
                 point,
                 [
                     MoveLine(
-                        series=series.get(m["series"]),
+                        series=series.get(m["series"]) if m.get("series") is not None else None,
+                        challenge=challenges.get(m["challenge"]) if m.get("challenge") is not None else None,
                         game_number=m["game"],
                         opponents=[names[o] for o in m["opponents"] if o in names],
                         placing=m["placing"],

@@ -1,9 +1,9 @@
 """A club's ratings: the whole history recomputed (pure, ``history.py``) and stored if still current.
 
 Like standings (``tournaments.services.stage_standings_recompute``), the computation is stamped
-with what it read: every stage's ``results_version`` in the club, read first. Every confirmed
-result, correction, void or forfeit raises its stage's version in the same transaction as the
-write, so when the versions read again under the club's row lock are the ones read first, no result
+with what it read: every stage's ``results_version`` in the club and every played ladder's, read
+first. Every confirmed result, correction, void or forfeit raises its stage's version, and every
+played ladder match its ladder's, in the same transaction as the write, so when the versions read again under the club's row lock are the ones read first, no result
 was committed in between and the ratings are exactly those of the stamped versions. If they moved,
 nothing is stored: the write that moved them enqueued its own recomputation on commit (and the beat
 reconciler repairs a lost one). Safe to run twice, in parallel, or after a crash.
@@ -15,6 +15,7 @@ from collections import defaultdict
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import IntegerField, Value
 from django.utils import timezone
 
 from games.engine.protocol import GameKind
@@ -22,6 +23,8 @@ from tournaments.models import (
     Club,
     ClubRatings,
     GameResult,
+    Ladder,
+    LadderChallenge,
     PlayerRating,
     RatingPoint,
     Series,
@@ -33,10 +36,42 @@ from tournaments.results.values import VoidResult, result_from_json
 type Versions = dict[str, int]
 
 
+def _version_key(kind: int, pk: int) -> str:
+    """A stage's key is its id (as stamps have always been written); a ladder's ``ladder:<id>``."""
+    return str(pk) if kind == 0 else f"ladder:{pk}"
+
+
 def club_results_versions(*, club_id: int) -> Versions:
-    """Every stage of the club and its ``results_version`` (one statement: one snapshot)."""
-    rows = Stage.objects.filter(tournament__club_id=club_id).values_list("pk", "results_version")
-    return {str(pk): version for pk, version in rows}
+    """Every stage of the club and its ``results_version``, and every ladder of the club that has
+    a rated (played) match and its ``results_version`` (one statement: one snapshot). A ladder
+    with none has nothing to rate: leaving it out keeps a new ladder from making ratings stale."""
+    kind = IntegerField()
+    stages = (
+        Stage.objects.filter(tournament__club_id=club_id)
+        .annotate(kind=Value(0, output_field=kind))
+        .values_list("kind", "pk", "results_version")
+        .order_by()  # a union takes no default ordering
+    )
+    ladders = (
+        Ladder.objects.filter(club_id=club_id, results_version__gt=0)
+        .annotate(kind=Value(1, output_field=kind))
+        .values_list("kind", "pk", "results_version")
+        .order_by()
+    )
+    return {_version_key(k, pk): version for k, pk, version in stages.union(ladders, all=True).order_by()}
+
+
+def club_ratings_enqueue_on_commit(*, club_id: int) -> None:
+    """Once the current transaction commits, send the club's recomputation (a write that raised a
+    version the ratings read calls this). A broker that is down: the beat reconciler sends it."""
+    transaction.on_commit(lambda: _enqueue(club_id))
+
+
+def _enqueue(club_id: int) -> None:
+    from snapleague.celery import enqueue
+    from tournaments.tasks import club_ratings_recompute_task  # tasks import this module
+
+    enqueue(club_ratings_recompute_task, club_id)
 
 
 def _when(published_at: datetime | None) -> tuple[float, str]:
@@ -60,7 +95,15 @@ def club_encounters(*, club_id: int) -> dict[GameKind, list[Encounter]]:
         moment, day = _when(row["round__published_at"])
         snapszer.append(
             Encounter(
-                order=(moment, row[f"{base}_id"], row["stage__order"], row["round__number"], row["table"], 0),
+                order=(
+                    moment,
+                    0,
+                    row[f"{base}_id"],
+                    row["stage__order"],
+                    row["round__number"],
+                    row["table"],
+                    0,
+                ),
                 period=day,
                 series_id=row["pk"],
                 game_number=None,
@@ -91,6 +134,7 @@ def club_encounters(*, club_id: int) -> dict[GameKind, list[Encounter]]:
             Encounter(
                 order=(
                     moment,
+                    0,
                     row[f"{game_base}_id"],
                     row["game__series__stage__order"],
                     row["game__series__round__number"],
@@ -103,7 +147,45 @@ def club_encounters(*, club_id: int) -> dict[GameKind, list[Encounter]]:
                 placings=dict(value.placings),
             )
         )
-    return {GameKind.SNAPSZER: snapszer, GameKind.SNAP: snap}
+    encounters = {GameKind.SNAPSZER: snapszer, GameKind.SNAP: snap}
+    for game, encounter in _ladder_encounters(club_id):
+        encounters[game].append(encounter)
+    return encounters
+
+
+def _ladder_encounters(club_id: int) -> list[tuple[GameKind, Encounter]]:
+    """The club's ladder matches that were played (a score recorded), each a two-player encounter
+    of the ladder's game placed by the score: a Snapszer match is rated like a decided two-player
+    series, a Snap match like one two-player game. Forfeits (declined, not played in time) and
+    cancelled challenges are not games, as walkovers are not (docs/ratings.md). A match is played
+    when its result was decided: that time orders it among the series (whose time is their round's
+    publishing), and its club day is its rating period."""
+    rows = LadderChallenge.objects.filter(
+        ladder__club_id=club_id,
+        status=LadderChallenge.Status.DECIDED,
+        how=LadderChallenge.How.PLAYED,
+        decided_at__isnull=False,
+    ).values(
+        "pk", "ladder_id", "ladder__game", "challenger_id", "challenged_id", "challenger_won", "decided_at"
+    )
+    encounters = []
+    for row in rows:
+        moment, day = _when(row["decided_at"])
+        won = bool(row["challenger_won"])
+        encounters.append(
+            (
+                GameKind(row["ladder__game"]),
+                Encounter(
+                    order=(moment, 1, row["ladder_id"], row["pk"], 0, 0, 0),
+                    period=day,
+                    series_id=None,
+                    game_number=None,
+                    placings={row["challenger_id"]: 1 if won else 2, row["challenged_id"]: 2 if won else 1},
+                    challenge_id=row["pk"],
+                ),
+            )
+        )
+    return encounters
 
 
 def club_ratings_compute(*, club_id: int) -> dict[GameKind, RatingHistory]:
@@ -150,6 +232,7 @@ def _rows(
                         {
                             "series": move.series_id,
                             "game": move.game_number,
+                            "challenge": move.challenge_id,
                             "opponents": list(move.opponents),
                             "placing": move.placing,
                             "players": move.players,
@@ -189,12 +272,16 @@ def club_ratings_recompute(*, club_id: int) -> bool:
 
 
 def clubs_with_stale_ratings() -> list[int]:
-    """Clubs whose stored ratings were computed from other stage versions than their stages' now
-    (for the beat reconciler). Clubs without stages have nothing to rate."""
+    """Clubs whose stored ratings were computed from other versions than their stages' and played
+    ladders' now (for the beat reconciler). Clubs with neither have nothing to rate."""
     current: dict[int, Versions] = defaultdict(dict)
     for club_id, stage_id, version in Stage.objects.values_list(
         "tournament__club_id", "pk", "results_version"
     ):
-        current[club_id][str(stage_id)] = version
+        current[club_id][_version_key(0, stage_id)] = version
+    for club_id, ladder_id, version in Ladder.objects.filter(results_version__gt=0).values_list(
+        "club_id", "pk", "results_version"
+    ):
+        current[club_id][_version_key(1, ladder_id)] = version
     stamps = dict(ClubRatings.objects.values_list("club_id", "versions"))
     return sorted(club for club, versions in current.items() if stamps.get(club) != versions)
