@@ -215,7 +215,7 @@ def test_a_saved_hand_is_a_finished_game_its_replay_reads(make_user: Any) -> Non
     )
     assert list(game.log.values_list("action", flat=True)) == QUICK_PLAY
     assert game.seats.get(number=1).user == anna
-    game_, replay = replay_get(user=anna, game_id=game.pk, viewer="all")
+    _game, replay = replay_get(user=anna, game_id=game.pk, viewer="all")
     assert len(replay.steps) == len(QUICK_PLAY) + 1
     assert "Béla declares 66" in replay.steps[-1].text
     # Private: another user does not find it.
