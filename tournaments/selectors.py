@@ -396,9 +396,11 @@ def series_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
     games = [GameLine(game=g, versions=versions.get(g.pk, [])) for g in series.games.all()]
     confirmed = outcomes.series_games(line.current for line in games if line.current is not None)
     entered: dict[int, list[int]] = {}
-    for number, pk in OnlineGame.objects.filter(
-        table_game__series=series, source=OnlineGame.Source.HAND
-    ).values_list("table_game__number", "pk").order_by("pk"):
+    for number, pk in (
+        OnlineGame.objects.filter(table_game__series=series, source=OnlineGame.Source.HAND)
+        .values_list("table_game__number", "pk")
+        .order_by("pk")
+    ):
         entered.setdefault(number, []).append(pk)
     status: outcomes.SeriesView | None = None
     problem = ""
