@@ -196,3 +196,12 @@ def test_the_api_refuses_a_tournament_game_to_others_403_and_an_unknown_one_404(
     page = signed_in(player_user).get(reverse("tournaments:series", args=[series.pk]))
     assert "Enter a hand of this game" in page.content.decode()
     assert page.context["page"].entered_hands == {1: [OnlineGame.objects.get().pk]}
+
+
+def test_the_deal_form_names_the_cards_in_the_readers_language(make_user: Any) -> None:
+    client = signed_in(make_user("anna"))
+    page = client.get(reverse("games:hand_entry"), HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+    assert "Asztalnál játszott leosztás rögzítése" in page
+    assert "piros ász" in page and "makk alsó" in page  # the Hungarian deck's own names
+    refused = client.post(reverse("games:hand_entry"), deal_form(trump="AH"), HTTP_ACCEPT_LANGUAGE="hu")
+    assert refused.status_code == 400 and "többször szerepel" in refused.content.decode()
