@@ -638,7 +638,8 @@ def hand_entry(request: HttpRequest) -> HttpResponse:
                 )
         return _play_page(request, context, position)
     try:
-        deal = hand_deal_from_dict(_json_field(request.POST.get("deal", "")) or {})
+        sent = _json_field(request.POST.get("deal", ""))
+        deal = hand_deal_from_dict(sent if isinstance(sent, dict) else {})
         actions = hand_actions_parse(request.POST.get("actions", "[]"))
     except ApplicationError as error:
         messages.error(request, str(error.message))

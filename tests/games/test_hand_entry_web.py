@@ -109,6 +109,18 @@ def test_saving_an_unfinished_hand_is_refused_on_the_page(make_user: Any) -> Non
     assert not OnlineGame.objects.exists()
 
 
+def test_tampered_hidden_fields_are_refused_not_a_500(make_user: Any) -> None:
+    client = signed_in(make_user("anna"))
+    for deal, actions in (("[1, 2]", "[]"), ("not json", "[]"), (json.dumps(QUICK), '{"a": 1}')):
+        response = client.post(reverse("games:hand_entry"), {"op": "act", "deal": deal, "actions": actions})
+        assert response.status_code == 400
+    response = client.post(
+        reverse("games:hand_entry"),
+        {"op": "act", "deal": json.dumps(QUICK), "actions": "[]", "action": "[3]"},
+    )
+    assert response.status_code == 400 and "cannot be played here" in response.content.decode()
+
+
 def test_changing_the_deal_keeps_the_steps_that_still_fit(make_user: Any) -> None:
     client = signed_in(make_user("anna"))
     response = client.post(
