@@ -34,8 +34,8 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(OnlineGame)
 class OnlineGameAdmin(ReadOnly):
-    list_display = ["id", "kind", "status", "version", "created_at", "finished_at"]
-    list_filter = ["kind", "status"]
+    list_display = ["id", "kind", "source", "status", "version", "created_at", "finished_at"]
+    list_filter = ["kind", "source", "status"]
     exclude = ["sealed_seed"]
     inlines = [SeatInline]
 

@@ -143,8 +143,9 @@ def _enqueue(game_id: int) -> None:
 
 def table_game_analysis_request(*, user: Any, game_id: int) -> GameAnalysis:
     """Ask for the analysis of tournament game ``game_id`` (``tournaments.Game``): the online game
-    it was played as, if any; a game played at a table and entered by its result has no cards, and
-    the request says so (Conflict ``cards_unknown``)."""
+    it was played as, if any, else the newest hand of it entered card by card (games/hand_entry.py);
+    a game played at a table and entered by its result only has no cards, and the request says so
+    (Conflict ``cards_unknown``)."""
     from tournaments.models import Game
     from tournaments.selectors import series_visible
 
@@ -155,6 +156,15 @@ def table_game_analysis_request(*, user: Any, game_id: int) -> GameAnalysis:
         "engine_game", flat=True
     )
     online_id = next(iter(online), None)
+    if online_id is None:
+        # Played at a table: its hands entered card by card, if any (the newest is analysed first;
+        # each entered hand's replay asks for its own).
+        online_id = (
+            OnlineGame.objects.filter(table_game=game, source=OnlineGame.Source.HAND)
+            .order_by("-created_at", "-pk")
+            .values_list("pk", flat=True)
+            .first()
+        )
     if online_id is None:
         raise Conflict(code="cards_unknown", message=CARDS_UNKNOWN)
     return analysis_request(user=user, game_id=online_id)

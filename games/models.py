@@ -20,11 +20,24 @@ class OnlineGame(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
 
+    class Source(models.TextChoices):
+        ONLINE = "online", _("Played online")
+        # A hand played at a table and entered card by card (games/hand_entry.py): finished when
+        # stored, no server seed, not in the lobby, statistics or fairness pages.
+        HAND = "hand", _("Entered by hand")
+
     kind = models.CharField(_("game"), max_length=16, choices=[(k.value, k.value) for k in GameKind])
     options = models.JSONField(_("options"), default=dict, blank=True)
     seat_count = models.PositiveSmallIntegerField(_("seats"))
     dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.OPEN)
+    source = models.CharField(_("source"), max_length=8, choices=Source.choices, default=Source.ONLINE)
+    # An entered hand's tournament game (a Snapszer match played at a table), if any.
+    table_game = models.ForeignKey(
+        "tournaments.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="entered_hands"
+    )
+    # An entered hand's names of its two seats (as typed, or its tournament players'): the replay's.
+    seat_labels = models.JSONField(default=list, blank=True)
     invite_token = models.CharField(_("invite token"), max_length=43, unique=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -18,6 +18,7 @@ urlpatterns = [
     path("practice/", views.practice, name="practice"),
     path("<int:game_id>/analysis/", views.analysis, name="analysis"),
     path("table-game/<int:table_game_id>/analysis/", views.table_game_analysis, name="table_game_analysis"),
+    path("hands/new/", views.hand_entry, name="hand_entry"),
     path("<int:game_id>/bots/", views.fill_with_bots, name="fill"),
     path("series/<int:series_id>/", views.series_play, name="series_play"),
 ]

@@ -155,6 +155,9 @@ PAGES: dict[str, tuple[str | None, Callable[[World], str]]] = {
     "replay": (None, lambda w: f"/play/{w.finished.pk}/replay/"),
     "verify": (None, lambda w: f"/play/{w.finished.pk}/verify/"),
     "fairness": (None, lambda w: "/play/fairness/"),
+    # The deal form of a hand entered card by card, for a game of Anna's series (its play steps
+    # are answers to its POSTs: tests/games/online/test_hand_entry_browser.py clicks through them).
+    "hand entry": ("anna", lambda w: f"/play/hands/new/?table_game={w.played.games.get(number=1).pk}"),
 }
 
 AXE_RUN = """async () => {

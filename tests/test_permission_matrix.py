@@ -73,6 +73,15 @@ from tournaments.sessions import services as session_services
 from tournaments.webhooks.models import WebhookDelivery
 from tournaments.webhooks.services import webhook_endpoint_create
 
+# A hand entered card by card: the non-dealer declares 66 at once (wrongly: X27), which ends it.
+HAND_DEAL = {
+    "profile": "snapszer",
+    "dealer": 0,
+    "hand_0": ["9C", "JC", "QC", "KC", "9D", "JD"],
+    "hand_1": ["KH", "QH", "AH", "10H", "AC", "10C"],
+    "trump": "JH",
+}
+
 ROLES = ("anon", "player", "referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
@@ -169,6 +178,12 @@ MATRIX: list[Row] = [
     r("games:analysis",                          "POST",   302, 302, 302, 302, 302, 302, on="finished"),
     r("games:analysis",                          "POST",   302, 302, 302, 302, 302, 302, on="series_game"),
     r("games:table_game_analysis",               "POST",   302, 409, 409, 409, 409, 409),
+    # A hand played at a table, entered card by card (docs/analysis.md): any signed-in user, for
+    # themselves (a tournament game's own refusals are in tests/games/test_hand_entry*.py).
+    r("games:hand_entry",                        "GET",    302, 200, 200, 200, 200, 200),
+    r("games:hand_entry",                        "POST",   302, 200, 200, 200, 200, 200),  # the deal: the position
+    r("games_api:hand-position",                 "POST",   403, 200, 200, 200, 200, 200),
+    r("games_api:hand-create",                   "POST",   403, 201, 201, 201, 201, 201),
     # The player to the new table; anyone else back to the series, told only its players may.
     r("games:series_play",                       "POST",   302, 302, 302, 302, 302, 302, on="online",
       not_done=("referee_here", "referee_elsewhere", "organiser_here", "organiser_elsewhere")),
@@ -683,6 +698,9 @@ def _build() -> World:
         ("password_reset_confirm", "reset"): {},
         ("games:new", "running"): {"profile": "snapszer", "opponent": "bot", "level": "casual"},
         ("games:practice", "running"): {"level": "casual", "seats": "2"},
+        ("games:hand_entry", "running"): {"op": "deal", **HAND_DEAL},
+        ("games_api:hand-position", "running"): HAND_DEAL,
+        ("games_api:hand-create", "running"): {**HAND_DEAL, "actions": [{"type": "declare", "seat": 1}]},
         ("tournaments:club-create", "running"): {"name": "Matrix Club"},
         ("tournaments_api:club-list", "running"): {"name": "Matrix Club"},
         ("tournaments_api:invitation-accept", "invite"): {"token": invitation_token},

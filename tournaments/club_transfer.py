@@ -31,6 +31,7 @@ from django.core import serializers
 from django.core.management.color import no_style
 from django.db import connection, models, transaction
 from django.db.migrations.loader import MigrationLoader
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from games.models import GameLogEntry, GameSnapshot, OnlineGame, OnlineSeat
@@ -80,7 +81,8 @@ def _schema() -> dict[str, str]:
 def _club_querysets(club: Club) -> list[models.QuerySet[Any]]:
     """Every row of ``club``, parents before children (the import saves them in this order)."""
     series = Series.objects.filter(stage__tournament__club=club)
-    online = OnlineGame.objects.filter(series__in=series)
+    # Online games of its series, and hands entered card by card for its table games.
+    online = OnlineGame.objects.filter(Q(series__in=series) | Q(table_game__series__in=series))
     return [
         Club.objects.filter(pk=club.pk),
         Player.objects.filter(club=club),
@@ -98,11 +100,11 @@ def _club_querysets(club: Club) -> list[models.QuerySet[Any]]:
         BracketSlot.objects.filter(series__in=series),
         Withdrawal.objects.filter(stage__tournament__club=club),
         Forfeit.objects.filter(series__in=series),
+        Game.objects.filter(series__in=series),  # before the hands entered for them
         online,
         OnlineSeat.objects.filter(game__in=online),
         GameLogEntry.objects.filter(game__in=online),
         GameSnapshot.objects.filter(game__in=online),
-        Game.objects.filter(series__in=series),
         GameResult.objects.filter(game__series__in=series),
         StandingRow.objects.filter(stage__tournament__club=club),
         AuditEntry.objects.filter(tournament__club=club),
@@ -113,7 +115,7 @@ def _users_of(club: Club) -> list[Any]:
     """Every account a row of the club names: organisers, referees, players' accounts, whoever
     recorded a result, a withdrawal or a forfeit, created or sat at an online game."""
     series = Series.objects.filter(stage__tournament__club=club)
-    online = OnlineGame.objects.filter(series__in=series)
+    online = OnlineGame.objects.filter(Q(series__in=series) | Q(table_game__series__in=series))
     named = [
         club.organisers.values_list("pk", flat=True),
         Tournament.referees.through.objects.filter(tournament__club=club).values_list("user_id", flat=True),

@@ -341,6 +341,10 @@ class SeriesPage:
     version: int
     # The finished online games of the series by game number: their replays (games:replay).
     replays: dict[int, int] = field(default_factory=dict)
+    # Snapszer hands entered card by card, by game number (games/hand_entry.py), and whether the
+    # user may enter more (an organiser of the club, or one of the series' players).
+    entered_hands: dict[int, list[int]] = field(default_factory=dict)
+    may_enter_hands: bool = False
 
     @property
     def names(self) -> dict[int, str]:
@@ -391,6 +395,13 @@ def series_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
         versions.setdefault(result.game_id, []).append(result)
     games = [GameLine(game=g, versions=versions.get(g.pk, [])) for g in series.games.all()]
     confirmed = outcomes.series_games(line.current for line in games if line.current is not None)
+    entered: dict[int, list[int]] = {}
+    for number, pk in (
+        OnlineGame.objects.filter(table_game__series=series, source=OnlineGame.Source.HAND)
+        .values_list("table_game__number", "pk")
+        .order_by("pk")
+    ):
+        entered.setdefault(number, []).append(pk)
     status: outcomes.SeriesView | None = None
     problem = ""
     try:
@@ -410,6 +421,12 @@ def series_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
             series.online_games.filter(
                 status=OnlineGame.Status.FINISHED, game_number__isnull=False
             ).values_list("game_number", "pk")
+        ),
+        entered_hands=entered,
+        may_enter_hands=tournament.game == GameKind.SNAPSZER
+        and (
+            user_is_organiser(user, tournament.club)
+            or (signed_in(user) and any(s.player.user_id == user.pk for s in seats))
         ),
     )
 

@@ -83,9 +83,13 @@ def suit_words(suit: str, kind: str) -> str:
 
 
 def seat_names(game: OnlineGame) -> list[str]:
-    """Who sits where, for pages and replays: the user's name, or the bot and its level."""
+    """Who sits where, for pages and replays: the user's name, or the bot and its level; an entered
+    hand's names as entered (``seat_labels``)."""
+    labels = list(game.seat_labels or [])
     return [
-        s.user.username
+        labels[s.number]
+        if s.number < len(labels) and labels[s.number]
+        else s.user.username
         if s.user
         else (
             _("Bot %(number)s (%(level)s)") % {"number": s.number, "level": s.bot_level}
@@ -130,9 +134,23 @@ def finished_game_get(*, user: Any, game_id: int) -> OnlineGame:
         game.series_id is not None and not series_visible(user=user).filter(pk=game.series_id).exists()
     ):
         raise NotFound(code="game_not_found", message=NO_SUCH_GAME)
+    if game.source == OnlineGame.Source.HAND and not hand_visible(user=user, game=game):
+        raise NotFound(code="game_not_found", message=NO_SUCH_GAME)
     if game.status != OnlineGame.Status.FINISHED:
         raise Conflict(code="game_not_finished", message=NOT_FINISHED)
     return game
+
+
+def hand_visible(*, user: Any, game: OnlineGame) -> bool:
+    """Who may see a hand entered card by card: one of a tournament game, whoever may see that
+    game's series; one entered for oneself, its author and the users seated in it (private)."""
+    from tournaments.selectors import games_visible
+
+    if game.table_game_id is not None:
+        return games_visible(user=user).filter(pk=game.table_game_id).exists()
+    if not user.is_authenticated:
+        return False
+    return game.created_by_id == user.pk or any(s.user_id == user.pk for s in game.seats.all())
 
 
 def seat_of(user: Any, game: OnlineGame) -> int | None:

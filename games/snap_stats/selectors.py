@@ -45,9 +45,9 @@ def _visible_games(user: Any) -> QuerySet[OnlineGame]:
     those of tournament series ``user`` may see (as the replays, games/online/replay.py)."""
     from tournaments.selectors import series_visible
 
-    return OnlineGame.objects.filter(kind=GameKind.SNAP, status=OnlineGame.Status.FINISHED).filter(
-        Q(series__isnull=True) | Q(series__in=series_visible(user=user))
-    )
+    return OnlineGame.objects.filter(
+        kind=GameKind.SNAP, status=OnlineGame.Status.FINISHED, source=OnlineGame.Source.ONLINE
+    ).filter(Q(series__isnull=True) | Q(series__in=series_visible(user=user)))
 
 
 def snap_game_stats_page_get(*, user: Any, game_id: int) -> tuple[OnlineGame, GameStats]:

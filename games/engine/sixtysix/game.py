@@ -13,6 +13,11 @@ So a game is never "between hands": every state but the last has a hand in play,
 after the deciding hand holds that finished hand. Profiles without a match (`schnapsen-lite`,
 single hands) have no game: :func:`new_game` refuses them with the match module's ``match_no_match``
 problem, as :func:`~games.engine.sixtysix.match.new_match` does.
+
+A **record** (``record=True``, recorded deals only) is the hands of a match played at a table and
+entered card by card (docs/analysis.md, "Hands entered card by card"): it ends after the hand of its
+last recorded deal, decided or not, instead of asking for the next deal. Its state is then over
+(``is_terminal``) with that hand held, and its ``result`` is None unless that hand decided the match.
 """
 
 from __future__ import annotations
@@ -117,20 +122,27 @@ class SixtySixGame:
     match: MatchState
     hands: tuple[HandResult, ...]
     hand: SixtySixState
+    record: bool = False  # recorded hands of a match: over after the last recorded deal's hand
 
     @property
     def is_terminal(self) -> bool:
-        return self.match.winner is not None
+        return self.match.winner is not None or self.record_over
+
+    @property
+    def record_over(self) -> bool:
+        """A record whose every recorded hand has been played (the match may be undecided)."""
+        return self.record and self.deals is not None and len(self.hands) >= len(self.deals)
 
     @property
     def hand_number(self) -> int:
-        """The 1-based number of ``hand``: the hand in play, or the last one once the match is over."""
-        return len(self.hands) + (self.match.winner is None)
+        """The 1-based number of ``hand``: the hand in play, or the last one once the game is over."""
+        return len(self.hands) + (not self.is_terminal)
 
 
 # --- options and setup --------------------------------------------------------------------------
 
 PROFILE_KEY: Final = "profile"
+RECORD_KEY: Final = "record"
 SEATS: Final = 2
 
 
@@ -159,14 +171,18 @@ def game_options(game: SixtySixGame) -> dict[str, Any]:
 
 def game_setup(game: SixtySixGame) -> dict[str, Any]:
     """What :func:`game_from_setup` needs to deal the game again (plain JSON): ``options``,
-    ``seats`` (2), ``dealer`` (the first dealer), and ``seed`` (hex) or ``deals`` (card names)."""
-    return {
+    ``seats`` (2), ``dealer`` (the first dealer), and ``seed`` (hex) or ``deals`` (card names);
+    ``record: true`` only for a record (absent otherwise, so older setups read the same)."""
+    setup: dict[str, Any] = {
         "options": game_options(game),
         "seats": SEATS,
         "dealer": game.first_dealer,
         "seed": None if game.seed is None else game.seed.hex(),
         "deals": None if game.deals is None else [[c.name for c in d] for d in game.deals],
     }
+    if game.record:
+        setup[RECORD_KEY] = True
+    return setup
 
 
 def game_from_setup(setup: Mapping[str, Any]) -> SixtySixGame:
@@ -182,7 +198,12 @@ def game_from_setup(setup: Mapping[str, Any]) -> SixtySixGame:
     if isinstance(seed, str):
         seed = bytes.fromhex(seed)
     dealer: Any = setup.get("dealer")  # new_game refuses anything but seat 0 or 1
-    return new_game(rules, profile=profile, first_dealer=dealer, seed=seed, deals=setup.get("deals"))
+    record = setup.get(RECORD_KEY, False)
+    if not isinstance(record, bool):
+        raise ValueError(f"a setup's record is true or false, not {record!r}")
+    return new_game(
+        rules, profile=profile, first_dealer=dealer, seed=seed, deals=setup.get("deals"), record=record
+    )
 
 
 def check_seats(seats: object) -> None:
@@ -225,9 +246,11 @@ def new_game(
     first_dealer: Seat,
     seed: bytes | None = None,
     deals: Sequence[Sequence[str]] | None = None,
+    record: bool = False,
 ) -> SixtySixGame:
     """A match at 0-0 with hand 1 dealt by ``first_dealer`` (X4), from ``seed`` or the first of
-    ``deals`` (exactly one is given).
+    ``deals`` (exactly one is given). ``record``: the game is a record of ``deals``' hands (the
+    module doc); it needs ``deals`` (ValueError otherwise).
 
     Raises InvalidRules (``match_no_match``) for a profile without a match, InvalidAction
     (``no_such_seat``) for a dealer other than 0 or 1, InvalidAction (``bad_deal``) unless every
@@ -239,6 +262,8 @@ def new_game(
     match = replace(match, dealer=first_dealer)
     if (seed is None) == (deals is None):
         raise ValueError("give exactly one of seed and deals")
+    if record and deals is None:
+        raise ValueError("a record is made of recorded deals, not a seed")
     recorded: tuple[tuple[Card, ...], ...] | None = None
     if deals is not None:
         recorded = tuple(parse_deal(rules, names, number) for number, names in enumerate(deals, 1))
@@ -258,6 +283,7 @@ def new_game(
         match=match,
         hands=(),
         hand=new_hand(rules, first, first_dealer),
+        record=record,
     )
 
 
@@ -275,9 +301,9 @@ def game_apply(game: SixtySixGame, action: Action) -> tuple[SixtySixGame, list[G
     before the match is decided) and IllegalAction ("game_over" once the match is over, and the
     hand's own "not_your_turn", "not_legal").
     """
-    if game.match.winner is not None:
+    if game.is_terminal:
         legal_actions(game.hand, action.seat)  # InvalidAction for a seat outside the table first
-        raise IllegalAction(ActionCode.GAME_OVER, f"{action} after the match ended")
+        raise IllegalAction(ActionCode.GAME_OVER, f"{action} after the match (or the record) ended")
     hand, hand_events = apply(game.hand, action)
     events: list[GameEvent] = list(hand_events)
     result = hand.result
@@ -290,6 +316,8 @@ def game_apply(game: SixtySixGame, action: Action) -> tuple[SixtySixGame, list[G
     if match.winner is not None:
         events.append(MatchEnded(match.winner, match.game_scores))
         return replace(game, match=match, hands=hands, hand=hand), events
+    if game.record and game.deals is not None and number >= len(game.deals):
+        return replace(game, match=match, hands=hands, hand=hand), events  # the record ends here
     nxt = new_hand(game.rules, _deal(game, number + 1), match.dealer)
     assert nxt.trump_card is not None  # a new hand always shows its trump card
     events.append(HandDealt(number + 1, match.dealer, nxt.trump_card))
@@ -352,6 +380,7 @@ def game_observe(game: SixtySixGame, seat: Seat | None) -> GameView:
 
 __all__ = [
     "PROFILE_KEY",
+    "RECORD_KEY",
     "SEATS",
     "GameEvent",
     "GameView",

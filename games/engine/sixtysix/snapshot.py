@@ -305,11 +305,12 @@ def game_from_snapshot(data: object) -> SixtySixGame:
     except ActionError as exc:
         raise InvalidSnapshot(f"snapshot hands: not a match ({exc})") from None
     hand = hand_from_snapshot(start.rules, _get(data, "hand", ""))
-    if match.winner is None:
+    over = match.winner is not None or (start.record and len(hands) >= len(start.deals or ()))
+    if not over:
         if hand.result is not None or hand.dealer != match.dealer:
             raise InvalidSnapshot("snapshot hand: the hand in play is over, or dealt by the wrong seat")
     elif hand.result != hands[-1]:
-        raise InvalidSnapshot("snapshot hand: the match is over, but its last hand is not the one held")
+        raise InvalidSnapshot("snapshot hand: the game is over, but its last hand is not the one held")
     game = SixtySixGame(
         rules=start.rules,
         profile=start.profile,
@@ -319,6 +320,7 @@ def game_from_snapshot(data: object) -> SixtySixGame:
         match=match,
         hands=hands,
         hand=hand,
+        record=start.record,
     )
     if game.deals is not None and len(game.deals) < game.hand_number:
         raise InvalidSnapshot(f"snapshot setup: {len(game.deals)} recorded deals for hand {game.hand_number}")

@@ -33,10 +33,15 @@ from games.engine.sixtysix.game import (
     MatchScored,
     SixtySixGame,
     deal_for,
+    game_apply,
+    game_from_setup,
+    game_result,
     game_rules,
+    game_setup,
+    new_game,
 )
 from games.engine.sixtysix.rules import options_of
-from games.engine.sixtysix.snapshot import hand_to_snapshot
+from games.engine.sixtysix.snapshot import game_from_snapshot, game_to_snapshot, hand_to_snapshot
 from tests.games.engine.sixtysix.helpers import quiet_choice
 
 SEED = b"a documented seed"
@@ -194,6 +199,42 @@ def test_recorded_deals_that_run_out_or_are_not_the_pack_are_bad_deals() -> None
     twenty = [_names(deal_for(PROFILES["schnapsen"], b"x", 1))]
     with pytest.raises(InvalidAction, match="24-card pack"):
         ENGINE.new_game({}, seats=2, dealer=0, deals=twenty)
+
+
+def test_a_record_ends_after_its_recorded_hands_decided_or_not_X32() -> None:
+    """A record (hands played at a table, entered card by card) is over after the hand of its last
+    recorded deal: no deal is asked for, the hand is held, and no match result is made up."""
+    rules = PROFILES["snapszer"]
+    deals = [_names(deal_for(rules, b"x", n)) for n in (1, 2)]
+    setup = {
+        "options": {"profile": "snapszer"},
+        "seats": 2,
+        "dealer": 0,
+        "seed": None,
+        "deals": deals[:1],
+        "record": True,
+    }
+    game = game_from_setup(setup)
+    assert game.record and not game.is_terminal and game.hand_number == 1
+    over, events = wrong_declaration(game, 0)
+    assert over.is_terminal and over.hand.result is not None and over.hand_number == 1
+    assert [e.to_dict()["type"] for e in events][-1] == "match_scored"  # no hand_dealt, no match_ended
+    assert game_result(over) is None and over.match.scores == (0, 3)  # X27: a wrong declaration gives 3
+    with pytest.raises(IllegalAction) as refused:
+        game_apply(over, Declare(1))
+    assert refused.value.code is ActionCode.GAME_OVER
+    assert game_setup(over) == setup  # the setup says it is a record; a snapshot keeps it
+    again = game_from_snapshot(game_to_snapshot(over))
+    assert again.is_terminal and game_to_snapshot(again) == game_to_snapshot(over)
+    # Two recorded hands: the first deals the second as usual.
+    two, events = wrong_declaration(game_from_setup({**setup, "deals": deals}), 0)
+    assert not two.is_terminal and isinstance(events[-1], HandDealt)
+    with pytest.raises(ValueError, match="recorded deals"):
+        new_game(rules, profile="snapszer", first_dealer=0, seed=b"s", record=True)
+    with pytest.raises(ValueError, match="true or false"):
+        game_from_setup({**setup, "record": "yes"})
+    # Setups of games that are not records are as they were: no "record" key.
+    assert "record" not in game_setup(ENGINE.new_game({}, seats=2, dealer=0, deals=deals))
 
 
 def test_a_game_needs_one_source_of_deals_and_a_seat_that_exists() -> None:
