@@ -23,6 +23,7 @@ stage's row lock. No ``if format ==`` here: a stage's format object answers.
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
 import secrets
@@ -705,6 +706,39 @@ def series_forfeit_no_show(
     )
 
 
+def _series_no_show_store(
+    user: Any,
+    stage: Stage,
+    series: Series,
+    *,
+    placings: dict[str, int],
+    decided_at: datetime.datetime | None,
+    action: str,
+    **details: Any,
+) -> None:
+    """A no-show recorded (the series decided by it) or taken back (to be played): the series'
+    placings, the stage's results version moved on, the audit entry, and standings and the
+    stage's advance sent after the commit."""
+    series.placings = placings
+    series.status = Series.Status.PENDING if decided_at is None else Series.Status.DECIDED
+    series.decided_at = decided_at
+    series.save(update_fields=["placings", "status", "decided_at"])
+    Stage.objects.filter(pk=stage.pk).update(results_version=stage.results_version + 1)
+    audit(
+        action,
+        user=user,
+        tournament=stage.tournament_id,
+        stage=stage,
+        series=series,
+        before=stage.results_version,
+        after=stage.results_version + 1,
+        **details,
+    )
+    stage.results_version += 1
+    stage_id = stage.pk
+    transaction.on_commit(lambda: (_enqueue_standings(stage_id), _enqueue_advance(stage_id)))
+
+
 def series_no_show_withdraw(*, user: AnyUser, stage: Stage, series_id: int, session_id: int) -> Series:
     """Take back the no-show forfeits that closing ``session_id``'s check-in recorded on a series
     (``tournaments.sessions.services.session_check_in_reopen``): the series is not started again,
@@ -739,25 +773,16 @@ def series_no_show_withdraw(*, user: AnyUser, stage: Stage, series_id: int, sess
         )
     names = sorted(Player.objects.filter(forfeits__in=ours).values_list("name", flat=True))
     Forfeit.objects.filter(pk__in=[f.pk for f in ours]).delete()
-    series.placings = {}
-    series.status = Series.Status.PENDING
-    series.decided_at = None
-    series.save(update_fields=["placings", "status", "decided_at"])
-    Stage.objects.filter(pk=stage.pk).update(results_version=stage.results_version + 1)
-    audit(
-        AuditEntry.Action.FORFEIT_WITHDRAWN,
-        user=user,
-        tournament=stage.tournament_id,
-        stage=stage,
-        series=series,
-        before=stage.results_version,
-        after=stage.results_version + 1,
+    _series_no_show_store(
+        user,
+        stage,
+        series,
+        placings={},
+        decided_at=None,
+        action=AuditEntry.Action.FORFEIT_WITHDRAWN,
         players=names,
         session=session_id,
     )
-    stage.results_version += 1
-    stage_id = stage.pk
-    transaction.on_commit(lambda: (_enqueue_standings(stage_id), _enqueue_advance(stage_id)))
     return series
 
 
@@ -809,24 +834,16 @@ def _forfeit_record(
         )
         for pid in sorted(away)
     )
-    series.placings = {str(pid): place for place, pid in enumerate(came, start=1)}
-    series.status = Series.Status.DECIDED
-    series.decided_at = timezone.now()
-    series.save(update_fields=["placings", "status", "decided_at"])
-    Stage.objects.filter(pk=stage.pk).update(results_version=stage.results_version + 1)
-    audit(
-        AuditEntry.Action.FORFEIT,
-        user=user,
-        tournament=stage.tournament_id,
-        stage=stage,
-        series=series,
-        before=stage.results_version,
-        after=stage.results_version + 1,
+    _series_no_show_store(
+        user,
+        stage,
+        series,
+        placings={str(pid): place for place, pid in enumerate(came, start=1)},
+        decided_at=timezone.now(),
+        action=AuditEntry.Action.FORFEIT,
         players=sorted(Player.objects.filter(pk__in=away).values_list("name", flat=True)),
         reason=reason.strip(),
     )
-    stage_id = stage.pk
-    transaction.on_commit(lambda: (_enqueue_standings(stage_id), _enqueue_advance(stage_id)))
     return series
 
 

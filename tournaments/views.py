@@ -73,6 +73,14 @@ def _changed(request: HttpRequest, version: str, event: str) -> JsonResponse:
     return response
 
 
+def _refusal_told(request: HttpRequest, exc: ApplicationError) -> None:
+    """A button's refusal is told on the page it came from (a message); permission and not-found
+    refusals are not the page's business (the middleware answers them)."""
+    if exc.status in (403, 404):
+        raise exc
+    messages.error(request, str(exc.message))
+
+
 def _apply_service_error(form: Any, exc: ApplicationError) -> None:
     """Show a refusal next to the form's fields; permission and not-found refusals are not the
     form's business (the middleware answers them)."""
@@ -467,9 +475,7 @@ def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
     try:
         rounds = stages.stage_round_publish(user=request.user, stage_id=stage.pk)
     except ApplicationError as exc:
-        if exc.status in (403, 404):
-            raise
-        messages.error(request, str(exc.message))
+        _refusal_told(request, exc)
     else:
         messages.success(
             request,
@@ -502,9 +508,7 @@ def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
     try:
         stages.stage_online_set(user=request.user, stage_id=stage_id, online=online)
     except ApplicationError as exc:
-        if exc.status in (403, 404):
-            raise
-        messages.error(request, str(exc.message))
+        _refusal_told(request, exc)
     else:
         messages.success(
             request,
@@ -554,9 +558,7 @@ def series_forfeit(request: HttpRequest, series_id: int) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
             )
         except ApplicationError as exc:
-            if exc.status in (403, 404):
-                raise
-            messages.error(request, str(exc.message))
+            _refusal_told(request, exc)
         else:
             messages.success(request, _("The no-show is recorded and the series decided."))
     else:
@@ -827,9 +829,7 @@ def season_tournament(request: HttpRequest, season_id: int) -> HttpResponse:
             choice=request.POST.get("choice", ""),
         )
     except ApplicationError as exc:
-        if exc.status in (403, 404):
-            raise
-        messages.error(request, str(exc.message))
+        _refusal_told(request, exc)
     else:
         messages.success(request, _("Season tournaments saved."))
     return redirect(f"{reverse('tournaments:season-edit', args=[season.pk])}#tournaments")
@@ -943,9 +943,7 @@ def _ladder_action(request: HttpRequest, ladder_id: int, act: Any, done: str) ->
     try:
         act()
     except ApplicationError as exc:
-        if exc.status in (403, 404):
-            raise
-        messages.error(request, str(exc.message))
+        _refusal_told(request, exc)
     else:
         messages.success(request, done)
     return _back(request, ladder_id)

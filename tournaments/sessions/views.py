@@ -30,6 +30,7 @@ from tournaments.views import (
     LIVE_POLL_SECONDS,
     _apply_service_error,
     _changed,
+    _refusal_told,
     _tournament_form_failed,
     screen_response,
 )
@@ -192,9 +193,7 @@ def session_close(request: HttpRequest, session_id: int) -> HttpResponse:
     try:
         report = services.session_check_in_close(user=request.user, session_id=session.pk)
     except ApplicationError as exc:
-        if exc.status in (403, 404):
-            raise
-        messages.error(request, str(exc.message))
+        _refusal_told(request, exc)
     else:
         messages.success(
             request,
@@ -242,9 +241,7 @@ def session_reopen(request: HttpRequest, session_id: int) -> HttpResponse:
     try:
         report = services.session_check_in_reopen(user=request.user, session_id=session.pk)
     except ApplicationError as exc:
-        if exc.status in (403, 404):
-            raise
-        messages.error(request, str(exc.message))
+        _refusal_told(request, exc)
     else:
         messages.success(
             request,
@@ -331,9 +328,7 @@ def series_station(request: HttpRequest, series_id: int) -> HttpResponse:
         try:
             services.series_station_set(user=request.user, series_id=series.pk, station_id=station_id)
         except ApplicationError as exc:
-            if exc.status in (403, 404):
-                raise
-            messages.error(request, str(exc.message))
+            _refusal_told(request, exc)
         else:
             messages.success(request, _("Table changed."))
     if series.round.session_id:

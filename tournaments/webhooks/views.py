@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments.views import _apply_service_error
+from tournaments.views import _apply_service_error, _refusal_told
 from tournaments.webhooks import selectors, services
 from tournaments.webhooks.forms import WebhookEndpointForm
 from tournaments.webhooks.models import WebhookEndpoint
@@ -129,9 +129,7 @@ def webhook_redeliver(request: HttpRequest, delivery_id: int) -> HttpResponse:
     try:
         services.webhook_delivery_redeliver(user=request.user, delivery_id=delivery_id)
     except ApplicationError as exc:
-        if exc.status in (403, 404):
-            raise
-        messages.error(request, str(exc.message))
+        _refusal_told(request, exc)
     else:
         messages.success(request, _("Delivery queued to be sent again."))
     return redirect("tournaments:webhook", endpoint_id=delivery.endpoint_id)
