@@ -182,7 +182,10 @@ class DrawCheck:
 def stage_draw_check(stage: Stage) -> DrawCheck:
     """Work out ``stage``'s draw again from its revealed seed and its published input."""
     names = player_names([*stage.entrants, *stage.seeding])
-    named = lambda ids: [(int(p), names.get(str(p), "?")) for p in ids]  # noqa: E731
+
+    def named(ids: Sequence[int]) -> list[tuple[int, str]]:
+        return [(int(p), names.get(str(p), "?")) for p in ids]
+
     random = stage.options.get("seeding", Seeding.RANDOM) == Seeding.RANDOM
     seed = stage.seed_revealed
     recomputed: list[int] = []
