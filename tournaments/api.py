@@ -603,6 +603,42 @@ def _refusals(**described: str) -> dict[int, OpenApiResponse]:
 
 
 class StageOutputSerializer(serializers.ModelSerializer[Stage]):
+    entrants = serializers.ListField(
+        child=serializers.IntegerField(),
+        source="seeding",
+        read_only=True,
+        help_text=(
+            "Player ids in seeding order (seed 1 first), fixed when round 1 is published (empty "
+            "before): for random seeding the draw of ``draw_entrants`` by ``seed``; without anyone "
+            "withdrawn from round 1."
+        ),
+    )
+    draw_entrants = serializers.ListField(
+        child=serializers.IntegerField(),
+        read_only=True,
+        help_text=(
+            "The draw's input: the player ids in the order handed to the seeding (entry list, "
+            "ratings or an earlier stage's standings), fixed when round 1 is published (empty "
+            'before). docs/formats.md, "Checking a random draw".'
+        ),
+    )
+    seed_commitment = serializers.SerializerMethodField(
+        help_text=(
+            "SHA-256 (hex) of the stage seed's UTF-8 bytes, published from the stage's creation; "
+            "null for a stage created before draws could be verified."
+        )
+    )
+    seed = serializers.CharField(
+        source="seed_revealed",
+        read_only=True,
+        allow_null=True,
+        help_text=(
+            "The stage seed, once round 1 is published (null before, and for a stage without a "
+            "commitment): sha256(seed) == seed_commitment, and the random draw of "
+            "``draw_entrants`` by it is ``entrants``."
+        ),
+    )
+
     class Meta:
         model = Stage
         fields = [
@@ -616,19 +652,26 @@ class StageOutputSerializer(serializers.ModelSerializer[Stage]):
             "tiebreaks",
             "seeded_from",
             "seeded_take",
+            "players",
             "online_play",
             "status",
             "entrants",
+            "draw_entrants",
+            "seed_commitment",
+            "seed",
             "results_version",
             "standings_version",
             "standings_computed_at",
         ]
         extra_kwargs = {
             "options": {"help_text": "The format's options with their defaults filled in (docs/formats.md)."},
-            "entrants": {
-                "help_text": "Player ids in seeding order, fixed when the first round is published (empty before)."
+            "players": {
+                "help_text": "The tournament's players chosen for the stage (ids); empty: all of them."
             },
         }
+
+    def get_seed_commitment(self, stage: Stage) -> str | None:
+        return stage.seed_commitment or None
 
 
 class StageListCreateApi(ListAPIView[Stage]):
@@ -686,6 +729,18 @@ class StageListCreateApi(ListAPIView[Stage]):
             required=False,
             default=False,
             help_text=_("Its games are played online: the seated players get “Play” on their series."),
+        )
+        players = serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+            required=False,
+            allow_null=True,
+            default=None,
+            max_length=10_000,
+            help_text=_(
+                "The tournament's players the stage is over (player ids, each once, at least as "
+                "many as the format needs); left out or null: all of them, those entered later too. "
+                "Not with seeded_from."
+            ),
         )
 
         class Meta:

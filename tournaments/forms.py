@@ -206,6 +206,19 @@ class StageCreateForm(forms.Form):
     seeded_take = forms.IntegerField(
         label=_("How many of them"), required=False, min_value=2, help_text=_("Empty: all.")
     )
+    # The tournament's players, all checked: the stage is over those left checked. ``players_listed``
+    # tells a form that showed the list (nothing checked: too few) from one sent without it (all).
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players"),
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "The stage is over the players checked. All checked: every player of the tournament, "
+            "those entered later too."
+        ),
+    )
+    players_listed = forms.BooleanField(required=False, initial=True, widget=forms.HiddenInput)
 
     def __init__(
         self, *args: Any, game: str = GameKind.SNAP, tournament: Tournament | None = None, **kwargs: Any
@@ -219,8 +232,17 @@ class StageCreateForm(forms.Form):
         self.fields["format"].help_text = " ".join(
             f"{labels[str(k)]}: {FORMAT_HELP[str(k)]}" for k in playable
         )
+        self.entered: list[int] = []
         if tournament is not None:
             self.fields["seeded_from"].queryset = tournament.stages.all()
+            entered = Player.objects.filter(
+                entries__tournament=tournament, entries__withdrawn=False
+            ).order_by("entries__seed", "name")
+            self.fields["players"].queryset = entered
+            self.entered = [p.pk for p in entered]
+            self.fields["players"].initial = self.entered
+        if not self.entered:
+            del self.fields["players"], self.fields["players_listed"]
         takers: dict[str, list[str]] = {}
         specs: dict[str, OptionSpec] = {}
         defaults: dict[str, list[str]] = {}
@@ -258,10 +280,21 @@ class StageCreateForm(forms.Form):
             "seeded_from": data.get("seeded_from"),
             "seeded_take": data.get("seeded_take"),
             "online_play": bool(data.get("online_play")),
+            "players": self._chosen_players(),
             "tiebreaks": [
                 data[f"tiebreak_{i}"] for i in range(1, TIEBREAK_FIELDS + 1) if data.get(f"tiebreak_{i}")
             ],
         }
+
+    def _chosen_players(self) -> list[int] | None:
+        """The players checked, in entry order; None when all are (or the list was not shown)."""
+        data = self.cleaned_data
+        if "players" not in self.fields or not data.get("players_listed"):
+            return None
+        chosen = {p.pk for p in data.get("players") or []}
+        if chosen == set(self.entered):
+            return None
+        return [pk for pk in self.entered if pk in chosen]
 
 
 def _playable(key: FormatKey, game: GameKind) -> bool:

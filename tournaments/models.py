@@ -196,8 +196,13 @@ class Stage(models.Model):
     options = models.JSONField(default=dict, blank=True)
     # An ordered list of tiebreak names; empty means the format's default chain.
     tiebreaks = models.JSONField(default=list, blank=True)
-    # Recorded randomness: seeding and the coin-flip tiebreak derive from it (published after the stage).
+    # Recorded randomness: the random draw and the coin-flip tiebreak derive from it. Secret until
+    # round 1 is published; its SHA-256 (``seed_commitment``) is published from creation
+    # (docs/formats.md "Checking a random draw").
     seed = models.CharField(max_length=64)
+    # SHA-256 hex of ``seed`` (tournaments.series.seed_commitment); empty for a stage created before
+    # draws could be verified (migration 0019): its draw predates verification.
+    seed_commitment = models.CharField(max_length=64, blank=True, default="")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETUP)
     # Raised (under select_for_update) by every confirmed result or correction in this stage.
     results_version = models.PositiveIntegerField(default=0)
@@ -215,8 +220,15 @@ class Stage(models.Model):
     publishing = models.CharField(
         _("publishing"), max_length=12, choices=Publishing.choices, default=Publishing.AUTOMATIC
     )
-    # The stage's entrants in seeding order (player ids), fixed when its first round is published.
+    # The stage's entrants (player ids) in the order handed to its seeding (entry list, rating, an
+    # earlier stage's standings), fixed when its first round is published.
     entrants = models.JSONField(default=list, blank=True)
+    # The seeding order (player ids, seed 1 first), fixed when its first round is published: for a
+    # random seeding the draw of ``draw_entrants`` by ``seed``. Read as is from then on.
+    seeding = models.JSONField(default=list, blank=True)
+    # The tournament's players the organiser chose for the stage; empty: all of them (those entered
+    # later too, until round 1 is published).
+    players = models.JSONField(default=list, blank=True)
     # Seeded from an earlier stage's standings: its top ``seeded_take`` players (all when empty).
     seeded_from = models.ForeignKey(
         "self",
@@ -244,6 +256,22 @@ class Stage(models.Model):
     @property
     def standings_stale(self) -> bool:
         return self.standings_version < self.results_version
+
+    @property
+    def drawn(self) -> bool:
+        """Is its seeding order fixed (round 1 published)?"""
+        return bool(self.seeding)
+
+    @property
+    def seed_revealed(self) -> str | None:
+        """The seed once round 1 is published, for a stage that committed to it; else None."""
+        return self.seed if self.seed_commitment and self.drawn else None
+
+    @property
+    def draw_entrants(self) -> list[int]:
+        """The draw's input: ``entrants`` in their order, only those drawn into round 1."""
+        drawn = set(self.seeding)
+        return [p for p in self.entrants if p in drawn]
 
 
 class Round(models.Model):

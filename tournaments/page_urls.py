@@ -32,6 +32,7 @@ urlpatterns = [
     path("stages/<int:stage_id>/rounds/<int:number>/sheets/", views.stage_round_sheets, name="round-sheets"),
     path("stages/<int:stage_id>/withdraw/", views.stage_withdraw, name="stage-withdraw"),
     path("stages/<int:stage_id>/online/", views.stage_online, name="stage-online"),
+    path("stages/<int:stage_id>/draw/", views.stage_draw, name="stage-draw"),
     path("stages/<int:stage_id>/standings/", views.stage_standings, name="standings"),
     path("stages/<int:stage_id>/standings.csv", views.stage_standings_csv, name="standings-csv"),
     path("stages/<int:stage_id>/standings/table/", views.stage_standings_fragment, name="standings-table"),

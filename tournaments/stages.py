@@ -28,7 +28,7 @@ import json
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -53,8 +53,10 @@ from tournaments.formats.base import (
     effective_placings,
     rounds_from_json,
     rounds_to_json,
+    stage_entrants,
 )
 from tournaments.formats.registry import format_for
+from tournaments.formats.round_robin import seeded_order
 from tournaments.models import (
     AuditEntry,
     BracketSlot,
@@ -118,6 +120,7 @@ def stage_state(stage: Stage) -> StageState:
         rounds=planned,
         results=results,
         withdrawals=withdrawals,
+        seeding=tuple(stage.seeding),
     )
 
 
@@ -135,7 +138,8 @@ def series_result(series: Series) -> SeriesResult:
 def stage_entrants_before_draw(stage: Stage) -> list[int]:
     """Who the stage would seat now, in the order handed to its seeding: an earlier stage's
     standings (its top ``seeded_take``), or the tournament's entry list (seed order) without the
-    players withdrawn from the tournament."""
+    players withdrawn from the tournament (only the players the organiser chose, ``Stage.players``,
+    when they chose some)."""
     if stage.seeded_from_id is not None:
         rows = StandingRow.objects.filter(stage_id=stage.seeded_from_id).order_by("position", "group")
         order = [row.player_id for row in rows]
@@ -146,9 +150,61 @@ def stage_entrants_before_draw(stage: Stage) -> list[int]:
             .order_by("seed", "player__name")
             .values_list("player_id", flat=True)
         )
+        if stage.players:
+            chosen = set(stage.players)
+            order = [p for p in order if p in chosen]
     if stage.options.get("seeding") == Seeding.RATING:
         return seeding_by_rating(tournament=stage.tournament, player_ids=order)
     return order
+
+
+@dataclass(frozen=True)
+class DrawCheck:
+    """A stage's draw as "Verify this draw" shows it (docs/formats.md "Checking a random draw").
+
+    ``random``: seeded at random; ``verifiable``: it committed to its seed when it was created (a
+    stage created before that has no commitment: its draw predates verification); ``seed``: once
+    round 1 is published, else None. Lists are (player id, name) pairs: ``draw_entrants`` the draw's
+    input in its order, ``seeding`` the stored seeding order, ``recomputed`` the draw worked out again
+    here from the seed and the input. The two checks are None until the seed is revealed."""
+
+    stage: Stage
+    random: bool
+    verifiable: bool
+    seed: str | None
+    draw_entrants: list[tuple[int, str]]
+    seeding: list[tuple[int, str]]
+    recomputed: list[tuple[int, str]]
+    commitment_ok: bool | None
+    order_ok: bool | None
+
+
+def stage_draw_check(stage: Stage) -> DrawCheck:
+    """Work out ``stage``'s draw again from its revealed seed and its published input."""
+    names = player_names([*stage.entrants, *stage.seeding])
+
+    def named(ids: Sequence[int]) -> list[tuple[int, str]]:
+        return [(int(p), names.get(str(p), "?")) for p in ids]
+
+    random = stage.options.get("seeding", Seeding.RANDOM) == Seeding.RANDOM
+    seed = stage.seed_revealed
+    recomputed: list[int] = []
+    commitment_ok = order_ok = None
+    if seed is not None:
+        commitment_ok = seed_commitment(seed) == stage.seed_commitment
+        recomputed = list(seeded_order(stage.draw_entrants, seed)) if random else list(stage.draw_entrants)
+        order_ok = recomputed == list(stage.seeding)
+    return DrawCheck(
+        stage=stage,
+        random=random,
+        verifiable=bool(stage.seed_commitment),
+        seed=seed,
+        draw_entrants=named(stage.draw_entrants),
+        seeding=named(stage.seeding),
+        recomputed=named(recomputed),
+        commitment_ok=commitment_ok,
+        order_ok=order_ok,
+    )
 
 
 def player_names(player_ids: Sequence[object]) -> dict[str, str]:
@@ -188,9 +244,12 @@ def stage_create(
     seeded_from: Stage | None = None,
     seeded_take: int | None = None,
     online_play: bool = False,
+    players: Sequence[int] | None = None,
 ) -> Stage:
-    """A stage of ``format`` with ``options`` (checked by the format, against the players entered
-    or taken from ``seeded_from``). Raises ApplicationError naming the field at fault; nothing is
+    """A stage of ``format`` with ``options`` (checked by the format, against the players entered,
+    the ``players`` chosen among them, or those taken from ``seeded_from``). ``players`` None: all
+    the tournament's players. The stage seed is drawn and its SHA-256 committed to now (revealed
+    when round 1 is published). Raises ApplicationError naming the field at fault; nothing is
     created then."""
     require_organiser(user, tournament.club)
     game = GameKind(tournament.game)
@@ -212,6 +271,18 @@ def stage_create(
         fields["seeded_take"] = [
             _("Players are taken from an earlier stage: choose it too, or leave this empty.")
         ]
+    if players is not None:
+        if seeded_from is not None:
+            fields["players"] = [
+                _(
+                    "The players of a stage seeded from an earlier stage are that stage's best: "
+                    "choose players or an earlier stage, not both."
+                )
+            ]
+        else:
+            problem = _chosen_players_problem(tournament, players)
+            if problem:
+                fields["players"] = [problem]
     if fields:
         raise ApplicationError(
             code="invalid", message=_("The stage cannot be created as it is."), fields=fields
@@ -220,12 +291,15 @@ def stage_create(
     if seeded_from is not None:
         options.setdefault("seeding", "standings")
     order = (tournament.stages.order_by("-order").values_list("order", flat=True).first() or 0) + 1
+    seed = secrets.token_hex(32)
     stage = Stage(
         tournament=tournament,
         name=str(name).strip(),
         format=format,
         order=order,
-        seed=secrets.token_hex(16),
+        seed=seed,
+        seed_commitment=seed_commitment(seed),
+        players=list(players) if players is not None else [],
         publishing=publishing,
         seeded_from=seeded_from,
         seeded_take=seeded_take,
@@ -247,9 +321,14 @@ def stage_create(
         fmt = format_for(format)
         # Before the draw the entry list may still grow: the entrant checks run at publishing time
         # too; here they run against the players entered now only once there are some.
-        stage.options = fmt.check_options(options, game=game, entrants=entrants if entrants >= 2 else None)
+        stage.options = fmt.check_options(
+            options, game=game, entrants=entrants if entrants >= 2 or players is not None else None
+        )
     except TournamentInputError as exc:
-        raise format_refusal(exc) from None
+        refusal = format_refusal(exc)
+        if players is not None and exc.code is FormatErrorCode.NOT_ENOUGH_ENTRANTS:
+            refusal.fields = {"players": [refusal.message]}  # the players chosen are too few
+        raise refusal from None
     stage.tiebreaks = _checked_tiebreaks(fmt, game, stage.options, tiebreaks)
     size = stage.options.get("table_size")
     if game is GameKind.SNAP and isinstance(size, int) and size > 2:
@@ -264,6 +343,36 @@ def stage_create(
             )
     stage.save()
     return stage
+
+
+def _chosen_players_problem(tournament: Tournament, players: Sequence[int]) -> str:
+    """What is wrong with the ``players`` chosen for a stage of ``tournament`` ("" when nothing):
+    each must be one of its players (entered, not withdrawn), each once, at least two."""
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        return str(_("Choose the players as a list of player ids."))
+    ids = [p for p in players if isinstance(p, int) and not isinstance(p, bool)]
+    if len(ids) != len(players):
+        return str(_("Choose the players as a list of player ids."))
+    repeated = sorted({p for p in ids if ids.count(p) > 1})
+    if repeated:
+        return str(
+            _("Each player can be chosen once; listed more than once: %(ids)s.")
+            % {"ids": ", ".join(map(str, repeated))}
+        )
+    entered = set(
+        Entry.objects.filter(tournament=tournament, withdrawn=False, player_id__in=ids).values_list(
+            "player_id", flat=True
+        )
+    )
+    strangers = [p for p in ids if p not in entered]
+    if strangers:
+        return str(
+            _("Choose among the tournament's players; these are not entered in it: %(ids)s.")
+            % {"ids": ", ".join(map(str, strangers))}
+        )
+    if len(ids) < 2:
+        return str(_("Choose at least 2 players."))
+    return ""
 
 
 def _checked_tiebreaks(
@@ -403,6 +512,14 @@ def _publish(
     if not stage.entrants:
         stage.entrants = list(state.entrants)
         update.append("entrants")
+    if not stage.seeding:
+        # The draw, made once: round 1 is out, so the order is fixed and from now on read as is
+        # (and the seed it was drawn from is revealed: docs/formats.md "Checking a random draw").
+        drawn = replace(state, rounds=(*state.rounds, *due))
+        stage.seeding = list(
+            stage_entrants(drawn, format_for(stage.format).check_options(stage.options, game=drawn.game))
+        )
+        update.append("seeding")
     stage.status = Stage.Status.RUNNING
     stage.save(update_fields=update)
     if tournament.status != Tournament.Status.RUNNING:

@@ -500,6 +500,14 @@ def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
     )
 
 
+@require_GET
+def stage_draw(request: HttpRequest, stage_id: int) -> HttpResponse:
+    """ "Verify this draw": the commitment, the seed once round 1 is published, the draw's input and
+    the order recomputed from them (docs/formats.md "Checking a random draw")."""
+    stage = selectors.stage_get(user=request.user, stage_id=stage_id)
+    return render(request, "tournaments/stage_draw.html", {"check": stages.stage_draw_check(stage)})
+
+
 @login_required
 @require_POST
 def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:

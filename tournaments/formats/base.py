@@ -206,7 +206,8 @@ class StageState:
     far, in order; ``results`` the decided series by key (confirmed results only; a missing key is
     undecided); ``withdrawals`` the round each withdrawn player stops being seated from; ``standings``
     standings handed in for a groups stage (group label -> players best first), which replace the
-    format's own ranking of that group; ``seed`` the stage's stored seed.
+    format's own ranking of that group; ``seed`` the stage's stored seed; ``seeding`` the seeding
+    order stored when round 1 was published (then ``stage_entrants`` returns it as is).
     """
 
     entrants: tuple[PlayerId, ...]
@@ -217,6 +218,9 @@ class StageState:
     results: Mapping[str, SeriesResult] = field(default_factory=dict)
     withdrawals: Mapping[PlayerId, int] = field(default_factory=dict)
     standings: Mapping[str, tuple[PlayerId, ...]] = field(default_factory=dict)
+    # The seeding order fixed when round 1 was published (the draw, for random seeding): read as is
+    # once round 1 is out, so a stage never draws twice. Empty before (the format draws it).
+    seeding: tuple[PlayerId, ...] = ()
 
     def withdrawn(self, player: PlayerId, round_number: int) -> bool:
         """Is ``player`` withdrawn by round ``round_number``?"""
@@ -518,6 +522,8 @@ def stage_entrants(state: StageState, options: Mapping[str, object]) -> tuple[Pl
             "A withdrawal names a player who is not entered.",
             {"field": "withdrawals", "players": strangers},
         )
+    if state.rounds and state.seeding:  # the draw is made and stored: it is the seeding order
+        return tuple(state.seeding)
     if state.rounds:  # the draw is made: a withdrawal from round 1 recorded since changes nothing
         first = state.rounds[0]
         drawn = {p for s in first.series for p in s.players} | set(first.byes)

@@ -23,11 +23,11 @@ Snap tables (:func:`snap_tables`)
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.engine.dealing import shuffled
 from tournaments.problems import TournamentErrorCode, TournamentInputError
 
 type PlayerId = int | str
@@ -148,18 +148,22 @@ def snap_tables(entrants: Sequence[PlayerId], *, table_size: int) -> tuple[Table
     return tuple(Table(number=i + 1, seats=tuple(seats)) for i, seats in enumerate(seated))
 
 
-def seeded_order(entrants: Sequence[PlayerId], seed: str) -> tuple[PlayerId, ...]:
-    """A random seeding that anyone can check from the recorded ``seed``: entrants sorted by
-    ``sha256(f"{seed}|{entrant}")`` (ties, impossible in practice, by ``str(entrant)``).
+# The context of a stage's draw in ``games.engine.dealing.shuffled`` (a deal's is b"deal", b"hand:3"…).
+DRAW_CONTEXT = b"draw"
 
-    Raises PairingError("duplicate_entrant") when an entrant is listed twice.
+
+def seeded_order(entrants: Sequence[PlayerId], seed: str) -> tuple[PlayerId, ...]:
+    """A random seeding that anyone can check from the revealed ``seed`` and the published
+    ``entrants`` (in that order): the online deals' shuffle (``games.engine.dealing.shuffled``, an
+    HMAC-SHA-256 Fisher–Yates) of ``entrants`` keyed by the seed's UTF-8 bytes, context ``b"draw"``.
+    docs/formats.md "Checking a random draw" recomputes it in a few lines.
+
+    Raises PairingError("duplicate_entrant") when an entrant is listed more than once.
     """
     _check_duplicates(entrants)
-
-    def key(player: PlayerId) -> tuple[str, str]:
-        return (hashlib.sha256(f"{seed}|{player}".encode()).hexdigest(), str(player))
-
-    return tuple(sorted(entrants, key=key))
+    if len(entrants) < 2:
+        return tuple(entrants)
+    return shuffled(entrants, seed.encode("utf-8"), DRAW_CONTEXT)
 
 
 def _check_duplicates(entrants: Sequence[PlayerId]) -> None:

@@ -12,17 +12,18 @@ figures (floaters, seat balance, repeat table-mates) that tests compare with bou
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from itertools import combinations, pairwise
+from pathlib import Path
 from typing import Any
 
 type Player = Any  # an int or a str, as the record gives it
 type Placings = list[int | None]
 
+DOCS_FORMATS = Path(__file__).resolve().parents[3] / "docs" / "formats.md"
 EXACT = 14  # Swiss fields up to this size are searched exhaustively
 
 
@@ -37,12 +38,25 @@ def _out(withdrawals: Mapping[Player, int], player: Player, number: int) -> bool
     return player in withdrawals and withdrawals[player] <= number
 
 
+@cache
+def documented_draw() -> Callable[[str, list[Player]], list[Player]]:
+    """``draw(seed, entrants)`` exactly as docs/formats.md "Checking a random draw" prints it: the
+    Python block of that section, run as it stands (an outsider's recomputation, not the app's)."""
+    text = DOCS_FORMATS.read_text(encoding="utf-8")
+    section = text[text.index("## Checking a random draw") :]
+    block = section[
+        section.index("```python\n") + len("```python\n") : section.index("```\n", section.index("```python"))
+    ]
+    scope: dict[str, Any] = {}
+    exec(compile(block, str(DOCS_FORMATS), "exec"), scope)
+    return scope["draw"]
+
+
 def seeded(record: Mapping[str, Any], withdrawals: Mapping[Player, int]) -> list[Player]:
     """The entrants in the stage's seeding order, without those withdrawn from round 1."""
     present = [p for p in record["entrants"] if not _out(withdrawals, p, 1)]
     if record["options"].get("seeding", "random") == "random":
-        seed = record["seed"]
-        present.sort(key=lambda p: (hashlib.sha256(f"{seed}|{p}".encode()).hexdigest(), str(p)))
+        present = documented_draw()(record["seed"], present)
     return present
 
 
