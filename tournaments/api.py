@@ -309,11 +309,26 @@ class SeriesSeatOutputSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(source="player.name")
 
 
+# The one shape of a series' seats, wherever the API or an export gives them (docs/formats.md,
+# "Empty seats"): ``seat_count`` entries by seat index, null for an empty one.
+SEATS_HELP = (
+    "Every seat by its index (seat 0 deals first), ``seat_count`` of them; null: an empty seat "
+    "(a bye in a bracket, or nobody through yet). The same shape in series/, bracket/, the publish "
+    "answer, the export and the webhooks."
+)
+
+
+def seats_field(**kwargs: Any) -> serializers.ListField:
+    return serializers.ListField(
+        child=SeriesSeatOutputSerializer(allow_null=True), help_text=SEATS_HELP, **kwargs
+    )
+
+
 class SeriesOutputSerializer(serializers.ModelSerializer[Series]):
     stage = serializers.IntegerField(source="stage_id")
     round = serializers.IntegerField(source="round.number")
     game = serializers.CharField(source="stage.tournament.game")
-    seats = SeriesSeatOutputSerializer(many=True)
+    seats = seats_field(source="seats_in_order")
 
     class Meta:
         model = Series
@@ -333,10 +348,12 @@ class SeriesOutputSerializer(serializers.ModelSerializer[Series]):
             "flagged",
             "seed_hash",
             "placings",
+            "seat_count",
             "seats",
         ]
         extra_kwargs = {
             "key": {"help_text": "Stable within the stage: R3-2, W2-1, L4-1, GF1, 3P …"},
+            "seat_count": {"help_text": "How many seats the series has, empty ones included."},
             "walkover": {"help_text": "Not played: its players are no more than those who go on (a bye)."},
             "flagged": {
                 "help_text": "A correction changed a result this series was paired from; it stays as published."
@@ -727,7 +744,8 @@ class PreviewRowOutputSerializer(serializers.Serializer[Any]):
     phase = serializers.CharField(help_text="The series' phase (swiss, winners, losers …), or bye.")
     group = serializers.CharField(allow_null=True)
     players = serializers.ListField(
-        child=serializers.CharField(allow_null=True), help_text="Names in seat order; None: an empty seat."
+        child=serializers.CharField(allow_null=True),
+        help_text="Names by seat index; null: an empty seat (a bye), as ``seats`` everywhere else.",
     )
     walkover = serializers.BooleanField()
 
@@ -947,12 +965,6 @@ class SeriesForfeitApi(APIView):
         )
 
 
-class BracketSeatOutputSerializer(serializers.Serializer[Any]):
-    seat = serializers.IntegerField()
-    player = serializers.IntegerField(source="player_id")
-    name = serializers.CharField(source="player.name")
-
-
 class BracketSlotOutputSerializer(serializers.ModelSerializer[BracketSlot]):
     class Meta:
         model = BracketSlot
@@ -967,10 +979,7 @@ class BracketSeriesOutputSerializer(serializers.Serializer[Any]):
     group = serializers.CharField(source="series.group")
     round = serializers.IntegerField(source="series.round.number")
     table = serializers.IntegerField(source="series.table")
-    seats = serializers.ListField(
-        child=BracketSeatOutputSerializer(allow_null=True),
-        help_text="By seat index (seat 0 deals first); None: an empty seat (a bye, or nobody through yet).",
-    )
+    seats = seats_field()
     advance = serializers.IntegerField(source="series.advance", help_text="How many of its players go on.")
     walkover = serializers.BooleanField(source="series.walkover")
     flagged = serializers.BooleanField(source="series.flagged")

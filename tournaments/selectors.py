@@ -765,12 +765,10 @@ def stage_bracket_get(*, user: AnyUser, stage_id: int) -> StageBracket:
     scores = series_scores(stage=stage, series=series)
     lines = []
     for one in series:
-        seats: list[SeriesSeat | None] = [None] * one.seat_count
-        for seat in one.seats.all():
-            if seat.seat < len(seats):
-                seats[seat.seat] = seat
         lines.append(
-            BracketLine(series=one, seats=seats, slots=list(one.slots.all()), score=scores.get(one.pk))
+            BracketLine(
+                series=one, seats=one.seats_in_order, slots=list(one.slots.all()), score=scores.get(one.pk)
+            )
         )
     return StageBracket(stage=stage, lines=lines, champion=stage_champion(stage))
 
