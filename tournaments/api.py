@@ -350,10 +350,28 @@ SEATS_HELP = (
 )
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "nullable": True,
+            "properties": {
+                "seat": {"type": "integer"},
+                "player": {"type": "integer"},
+                "name": {"type": "string"},
+            },
+            "required": ["seat", "player", "name"],
+        },
+    }
+)
+class SeatsField(serializers.ListField):
+    """A series' seats by index, ``null`` for an empty one (the schema says each item may be null;
+    drf-spectacular leaves ``nullable`` off a list's child serializer)."""
+
+
 def seats_field(**kwargs: Any) -> serializers.ListField:
-    return serializers.ListField(
-        child=SeriesSeatOutputSerializer(allow_null=True), help_text=SEATS_HELP, **kwargs
-    )
+    return SeatsField(child=SeriesSeatOutputSerializer(allow_null=True), help_text=SEATS_HELP, **kwargs)
 
 
 class SeriesOutputSerializer(serializers.ModelSerializer[Series]):

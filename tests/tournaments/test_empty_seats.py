@@ -101,3 +101,12 @@ def test_the_round_published_webhook_gives_the_same_shape(bye_stage: tuple[APICl
     assert bye["seat_count"] == 2
     assert sum(None in s["players"] for s in series) == 3
     assert Series.objects.filter(stage_id=stage, walkover=True).count() == 3
+
+
+def test_the_schema_says_a_seat_may_be_null(client: Any) -> None:
+    """The bracket's schema had the seat items without ``nullable``: a bye's ``null`` broke it."""
+    schemas = client.get("/api/schema/?format=json").json()["components"]["schemas"]
+    for name in ("SeriesOutput", "BracketSeriesOutput"):
+        items = schemas[name]["properties"]["seats"]["items"]
+        assert items["nullable"] is True and items["required"] == ["seat", "player", "name"], name
+    assert schemas["SeriesOutput"]["properties"]["seat_count"]["type"] == "integer"
