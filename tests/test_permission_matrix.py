@@ -353,6 +353,8 @@ MATRIX: list[Row] = [
     r("tournaments_api:claim-accept",            "POST",   403, 409, 200, 200, 200, 200, on="claim"),
     r("tournaments_api:player-list",             "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:player-list",             "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:club-players",            "POST",   403, 403, 403, 403, 201, 403),
+    r("tournaments_api:club-players-import",     "POST",   403, 403, 403, 403, 201, 403),
     r("tournaments_api:player-detail",           "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:player-ratings",          "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:club-ratings",            "GET",    200, 200, 200, 200, 200, 200),
@@ -831,6 +833,8 @@ def _build() -> World:
         ("tournaments_api:session-close", "running"): {},
         ("tournaments_api:session-close", "draft"): {},
         ("tournaments_api:player-list", "running"): {"club": club.pk, "name": "Viktor"},
+        ("tournaments_api:club-players", "running"): {"players": [{"name": "Viktor"}, {"name": "Xénia"}]},
+        ("tournaments_api:club-players-import", "running"): {"text": "name\nViktor\nXénia\n"},
         ("tournaments_api:tournament-list", "running"): {
             "club": club.pk,
             "name": "Summer Cup",

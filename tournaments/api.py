@@ -45,7 +45,7 @@ from tournaments.results.services import UserSource, result_record
 from tournaments.results.values import PlayedResult
 from tournaments.seasons import selectors as season_selectors
 from tournaments.seasons import services as season_services
-from tournaments.selectors import series_visible, stage_get, stage_standings_list
+from tournaments.selectors import series_visible, stage_get
 from tournaments.standings import Tiebreak
 
 # The largest id (a BigAutoField) and the largest number (a PositiveIntegerField: 2**31 - 1 is safe on
@@ -275,32 +275,64 @@ class StandingRowOutputSerializer(serializers.Serializer[Any]):
     separated_by = serializers.CharField()
 
 
+class GroupTableRowOutputSerializer(serializers.Serializer[Any]):
+    position = serializers.IntegerField()
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    player_name = serializers.CharField(source="player.name")
+    values = serializers.JSONField(help_text="By tiebreak name (the group's ``chain``), with series_played.")
+    separated_by = serializers.CharField(
+        help_text="The first tiebreak that puts the row below the one above."
+    )
+    qualified = serializers.BooleanField(
+        help_text="Goes to the playoff (while the group plays: would, if it ended now; see ``complete``)."
+    )
+    withdrawn = serializers.BooleanField(
+        help_text="Withdrawn by the playoff: does not qualify, the next does."
+    )
+    reason = serializers.CharField(
+        help_text="Why (translated): “Through: top 2 of group A.”, in place of a player who withdrew, "
+        "in line so far, withdrawn; empty for the others."
+    )
+
+
+class GroupTableOutputSerializer(serializers.Serializer[Any]):
+    label = serializers.CharField(help_text="A, B, …")
+    advance = serializers.IntegerField(help_text="How many of each group go to the playoff (the top k).")
+    complete = serializers.BooleanField(help_text="Every group series is decided: the qualifiers are final.")
+    chain = serializers.ListField(
+        child=serializers.CharField(), help_text="The group's tiebreaks, in order (the format's own)."
+    )
+    qualifiers = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Player ids who go on from this group, best first."
+    )
+    rows = GroupTableRowOutputSerializer(many=True)
+
+
 class StandingsOutputSerializer(serializers.Serializer[Any]):
     stage = serializers.IntegerField()
     results_version = serializers.IntegerField()
     standings_version = serializers.IntegerField()
     computed_at = serializers.DateTimeField(allow_null=True)
     stale = serializers.BooleanField()
-    rows = StandingRowOutputSerializer(many=True)
+    rows = StandingRowOutputSerializer(many=True, help_text="The stage's table(s) as last computed.")
+    groups = GroupTableOutputSerializer(
+        many=True,
+        help_text="Groups → playoff: each group's own table with who goes to the playoff and why, "
+        "from the results now (empty for the other formats and before round 1).",
+    )
 
 
 class StageStandingsApi(APIView):
-    """A stage's standings as last computed, with the results version they reflect."""
+    """A stage's standings as last computed, with the results version they reflect; for groups →
+    playoff also each group's own table (``groups``) with its qualifiers."""
 
     permission_classes: list[Any] = []
 
     @extend_schema(responses=StandingsOutputSerializer)
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = stage_get(user=request.user, stage_id=stage_id)
-        body = {
-            "stage": stage.pk,
-            "results_version": stage.results_version,
-            "standings_version": stage.standings_version,
-            "computed_at": stage.standings_computed_at,
-            "stale": stage.standings_stale,
-            "rows": stage_standings_list(stage=stage),
-        }
-        return Response(StandingsOutputSerializer(body).data)
+        page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+        return Response(StandingsOutputSerializer(selectors.standings_body(page)).data)
 
 
 class SeriesSeatOutputSerializer(serializers.Serializer[Any]):
@@ -309,11 +341,44 @@ class SeriesSeatOutputSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(source="player.name")
 
 
+# The one shape of a series' seats, wherever the API or an export gives them (docs/formats.md,
+# "Empty seats"): ``seat_count`` entries by seat index, null for an empty one.
+SEATS_HELP = (
+    "Every seat by its index (seat 0 deals first), ``seat_count`` of them; null: an empty seat "
+    "(a bye in a bracket, or nobody through yet). The same shape in series/, bracket/, the publish "
+    "answer, the export and the webhooks."
+)
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "nullable": True,
+            "properties": {
+                "seat": {"type": "integer"},
+                "player": {"type": "integer"},
+                "name": {"type": "string"},
+            },
+            "required": ["seat", "player", "name"],
+        },
+    }
+)
+class SeatsField(serializers.ListField):
+    """A series' seats by index, ``null`` for an empty one (the schema says each item may be null;
+    drf-spectacular leaves ``nullable`` off a list's child serializer)."""
+
+
+def seats_field(**kwargs: Any) -> serializers.ListField:
+    return SeatsField(child=SeriesSeatOutputSerializer(allow_null=True), help_text=SEATS_HELP, **kwargs)
+
+
 class SeriesOutputSerializer(serializers.ModelSerializer[Series]):
     stage = serializers.IntegerField(source="stage_id")
     round = serializers.IntegerField(source="round.number")
     game = serializers.CharField(source="stage.tournament.game")
-    seats = SeriesSeatOutputSerializer(many=True)
+    seats = seats_field(source="seats_in_order")
 
     class Meta:
         model = Series
@@ -333,10 +398,12 @@ class SeriesOutputSerializer(serializers.ModelSerializer[Series]):
             "flagged",
             "seed_hash",
             "placings",
+            "seat_count",
             "seats",
         ]
         extra_kwargs = {
             "key": {"help_text": "Stable within the stage: R3-2, W2-1, L4-1, GF1, 3P …"},
+            "seat_count": {"help_text": "How many seats the series has, empty ones included."},
             "walkover": {"help_text": "Not played: its players are no more than those who go on (a bye)."},
             "flagged": {
                 "help_text": "A correction changed a result this series was paired from; it stays as published."
@@ -782,7 +849,8 @@ class PreviewRowOutputSerializer(serializers.Serializer[Any]):
     phase = serializers.CharField(help_text="The series' phase (swiss, winners, losers …), or bye.")
     group = serializers.CharField(allow_null=True)
     players = serializers.ListField(
-        child=serializers.CharField(allow_null=True), help_text="Names in seat order; None: an empty seat."
+        child=serializers.CharField(allow_null=True),
+        help_text="Names by seat index; null: an empty seat (a bye), as ``seats`` everywhere else.",
     )
     walkover = serializers.BooleanField()
 
@@ -1002,12 +1070,6 @@ class SeriesForfeitApi(APIView):
         )
 
 
-class BracketSeatOutputSerializer(serializers.Serializer[Any]):
-    seat = serializers.IntegerField()
-    player = serializers.IntegerField(source="player_id")
-    name = serializers.CharField(source="player.name")
-
-
 class BracketSlotOutputSerializer(serializers.ModelSerializer[BracketSlot]):
     class Meta:
         model = BracketSlot
@@ -1022,10 +1084,7 @@ class BracketSeriesOutputSerializer(serializers.Serializer[Any]):
     group = serializers.CharField(source="series.group")
     round = serializers.IntegerField(source="series.round.number")
     table = serializers.IntegerField(source="series.table")
-    seats = serializers.ListField(
-        child=BracketSeatOutputSerializer(allow_null=True),
-        help_text="By seat index (seat 0 deals first); None: an empty seat (a bye, or nobody through yet).",
-    )
+    seats = seats_field()
     advance = serializers.IntegerField(source="series.advance", help_text="How many of its players go on.")
     walkover = serializers.BooleanField(source="series.walkover")
     flagged = serializers.BooleanField(source="series.flagged")

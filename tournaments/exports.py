@@ -21,7 +21,13 @@ from tournaments.ladder.selectors import ladder_by_id, open_challenges, rungs_li
 from tournaments.models import GameResult, Ladder, Round, Series, Tournament
 from tournaments.results.values import stored_outcome
 from tournaments.seasons.selectors import SeasonPage, season_page_get
-from tournaments.selectors import StandingsPage, stage_standings_page_get, stages_visible, tournament_get
+from tournaments.selectors import (
+    StandingsPage,
+    stage_standings_page_get,
+    stages_visible,
+    standings_body,
+    tournament_get,
+)
 from tournaments.templatetags.league import season_separated_by, tiebreak_long, tiebreak_value
 
 EXPORT_FORMAT = "snapleague.tournament"
@@ -200,14 +206,7 @@ def tournament_export_data(*, user: AnyUser, tournament_id: int) -> dict[str, An
                     {"round": r, "series": by_round.get(r.pk, [])}
                     for r in Round.objects.filter(stage=stage).order_by("number")
                 ],
-                "standings": {
-                    "stage": stage.pk,
-                    "results_version": stage.results_version,
-                    "standings_version": stage.standings_version,
-                    "computed_at": stage.standings_computed_at,
-                    "stale": stage.standings_stale,
-                    "rows": [row for group in page.groups for row in group.rows],
-                },
+                "standings": standings_body(page),
             }
         )
     players = [entry.player for entry in tournament.entries.select_related("player").order_by("player__name")]

@@ -357,6 +357,17 @@ class Series(models.Model):
     def __str__(self) -> str:
         return f"{self.round} · " + _("table %(table)s") % {"table": self.table}
 
+    @property
+    def seats_in_order(self) -> list[SeriesSeat | None]:
+        """Every seat by its index, ``seat_count`` of them, None for an empty one (a bye, or nobody
+        through yet): the one shape of seats the API, the exports and the webhooks give
+        (docs/formats.md, "Empty seats"). Reads ``seats.all()``: prefetch it for many series."""
+        seats: list[SeriesSeat | None] = [None] * self.seat_count
+        for seat in self.seats.all():
+            if seat.seat < len(seats):
+                seats[seat.seat] = seat
+        return seats
+
 
 class SeriesSeat(models.Model):
     """A player's seat in a series; seat 0 deals first in tournament play (rules/tournaments.md)."""

@@ -190,7 +190,8 @@ class StandingLine:
     separated_by: str
 
 
-def _lines(standings: pure_standings.Standings, group: int) -> list[StandingLine]:
+def standing_lines(standings: pure_standings.Standings, group: int) -> list[StandingLine]:
+    """A pure ``Standings`` as the lines a stage stores (values with series played, open, byes)."""
     lines = []
     for position, row in enumerate(standings.rows, start=1):
         above = standings.separated_by[position - 2] if position > 1 else None
@@ -302,4 +303,4 @@ def _stage_standings(stage: Stage) -> list[StandingLine]:
         chain=tuple(stage.tiebreaks),
         byes=byes,
     )
-    return [line for group, standings in groups for line in _lines(standings, group)]
+    return [line for group, standings in groups for line in standing_lines(standings, group)]

@@ -15,6 +15,12 @@ urlpatterns = [
         name="club-invitation-create",
     ),
     path("clubs/<int:club_id>/ratings/", api.ClubRatingsApi.as_view(), name="club-ratings"),
+    path("clubs/<int:club_id>/players/", people_api.ClubPlayersCreateApi.as_view(), name="club-players"),
+    path(
+        "clubs/<int:club_id>/players/import/",
+        people_api.ClubPlayersImportApi.as_view(),
+        name="club-players-import",
+    ),
     path("invitations/accept/", api.InvitationAcceptApi.as_view(), name="invitation-accept"),
     path("players/", api.PlayerListCreateApi.as_view(), name="player-list"),
     path("players/<int:player_id>/", api.PlayerDetailApi.as_view(), name="player-detail"),

@@ -151,9 +151,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
         if upload := request.FILES.get("file"):
             text = player_import.text_of(upload.read(player_import.MAX_BYTES + 1))
         else:
-            text = request.POST.get("text", "")
-            if len(text.encode()) > player_import.MAX_BYTES:
-                text = player_import.text_of(text.encode())  # refuses it, with the message
+            text = player_import.text_pasted(request.POST.get("text", ""))
         context["text"] = text
         if request.POST.get("action") == "import":
             created = player_import.players_import(user=request.user, club=page.club, text=text)

@@ -18,12 +18,15 @@ Pure and deterministic. Decisions (also in docs/formats.md):
   (A↔B, C↔D …; a last odd group is its own partner). With the standard bracket this gives, for 2 or
   4 groups and 2 qualifiers each, A1 v B2, B1 v A2 (C1 v D2, D1 v C2), and the two players of a
   group in opposite halves.
+- :meth:`GroupsPlayoff.group_tables`: each group's own table (the ranking above, with its values)
+  and who goes to the playoff from it, by the same code the playoff is seeded with.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from games.engine.protocol import GameKind
 from tournaments.formats.base import (
@@ -59,7 +62,7 @@ from tournaments.formats.round_robin import PlayerId, round_robin_schedule
 from tournaments.formats.seeding import sizes_within_one, snake
 from tournaments.formats.swiss import BYE_POINTS, most_rounds, swiss_round
 from tournaments.series import BEST_OF_3
-from tournaments.standings import ByeScore, SeriesRecord, Tiebreak, stage_standings
+from tournaments.standings import ByeScore, SeriesRecord, Standings, Tiebreak, stage_standings
 
 GROUP_TIEBREAKS = (
     Tiebreak.SERIES_WON,
@@ -93,6 +96,29 @@ def playoff_seeds(rankings: Sequence[Sequence[PlayerId]], advance: int) -> list[
         order = range(count) if tier % 2 == 0 else [partner(i) for i in range(count)][::-1]
         seeds += [rankings[g][tier] for g in order if tier < len(rankings[g])]
     return seeds
+
+
+@dataclass(frozen=True, slots=True)
+class GroupTable:
+    """One group's table: its standings by :data:`GROUP_TIEBREAKS` from the group's own series (rows
+    in the order that ranks the group), the ``advance`` per group, the ``qualifiers`` (best first:
+    who goes to the playoff, or would if the group ended now), the players ``withdrawn`` by the
+    playoff's first round (they do not qualify: the next one does), and whether the group is
+    ``complete`` (every group round published and decided: the qualifiers are final)."""
+
+    label: str
+    standings: Standings
+    advance: int
+    qualifiers: tuple[PlayerId, ...]
+    withdrawn: frozenset[PlayerId]
+    complete: bool
+
+
+def qualifiers_of(
+    state: StageState, ranking: Sequence[PlayerId], advance: int, group_rounds: int
+) -> list[PlayerId]:
+    """A group's qualifiers from its ranking: the first ``advance`` not withdrawn by the playoff."""
+    return [p for p in ranking if not state.withdrawn(p, group_rounds + 1)][:advance]
 
 
 class GroupsPlayoff(BracketFormat):
@@ -172,14 +198,7 @@ class GroupsPlayoff(BracketFormat):
         results = checked_results(state, draws=True)
         bye_points = BYE_POINTS[str(options["bye"])]
         swiss = options["group_format"] == "swiss"
-        if swiss:
-            rounds = options["group_rounds"]
-            smallest = min(len(members) for members in groups.values())
-            group_rounds = rounds if isinstance(rounds, int) else default_swiss_rounds(smallest)
-        else:
-            group_rounds = max(
-                len(round_robin_schedule(members)) if len(members) >= 2 else 0 for members in groups.values()
-            )
+        group_rounds = self._group_rounds(options, groups)
         published = len(state.rounds)
         if published and (waiting := undecided(state, results, state.rounds[-1])):
             return BracketProgress((), tuple(waiting), False, None)
@@ -196,9 +215,7 @@ class GroupsPlayoff(BracketFormat):
             for label, members in groups.items()
         ]
         advance = int(str(options["advance"]))
-        qualifiers = [
-            [p for p in ranking if not state.withdrawn(p, group_rounds + 1)][:advance] for ranking in rankings
-        ]
+        qualifiers = [qualifiers_of(state, ranking, advance, group_rounds) for ranking in rankings]
         seeds = playoff_seeds(qualifiers, advance)
         if len(seeds) < 2:
             return BracketProgress((), (), True, seeds[0] if seeds else None)
@@ -207,6 +224,52 @@ class GroupsPlayoff(BracketFormat):
         else:
             bracket = single_elimination(len(seeds), prefix="P-", third_place=bool(options["third_place"]))
         return bracket_rounds(state, bracket, seeds, results, offset=group_rounds)
+
+    @staticmethod
+    def _group_rounds(options: Mapping[str, object], groups: Mapping[str, list[PlayerId]]) -> int:
+        """How many stage rounds the groups play (the playoff starts after them)."""
+        if options["group_format"] == "swiss":
+            rounds = options["group_rounds"]
+            smallest = min(len(members) for members in groups.values())
+            return rounds if isinstance(rounds, int) else default_swiss_rounds(smallest)
+        return max(
+            len(round_robin_schedule(members)) if len(members) >= 2 else 0 for members in groups.values()
+        )
+
+    def group_tables(self, state: StageState) -> tuple[GroupTable, ...]:
+        """Each group's own table and its qualifiers, in group order (A, B, …), from the results so
+        far: the ranking and the qualifiers are those :meth:`progress` seeds the playoff with.
+        Raises FormatError as :meth:`progress` does."""
+        options, groups = self.groups(state)
+        results = checked_results(state, draws=True)
+        group_rounds = self._group_rounds(options, groups)
+        advance = int(str(options["advance"]))
+        complete = len(state.rounds) >= group_rounds and not any(
+            undecided(state, results, rnd) for rnd in state.rounds[:group_rounds]
+        )
+        tables = []
+        for label, members in groups.items():
+            standings = self._group_standings(
+                state, label, members, results=results, group_rounds=group_rounds, options=options
+            )
+            ranking = self._ranking(
+                state, label, members, results=results, group_rounds=group_rounds, options=options
+            )
+            if [row.player for row in standings.rows] != ranking:  # standings handed in: their order
+                place = {str(p): i for i, p in enumerate(ranking)}
+                rows = tuple(sorted(standings.rows, key=lambda row: place[str(row.player)]))
+                standings = Standings(standings.chain, rows, (None,) * max(len(rows) - 1, 0))
+            tables.append(
+                GroupTable(
+                    label=label,
+                    standings=standings,
+                    advance=advance,
+                    qualifiers=tuple(qualifiers_of(state, ranking, advance, group_rounds)),
+                    withdrawn=frozenset(p for p in members if state.withdrawn(p, group_rounds + 1)),
+                    complete=complete,
+                )
+            )
+        return tuple(tables)
 
     def _round_robin(
         self, groups: Mapping[str, list[PlayerId]], group_rounds: int
@@ -283,6 +346,22 @@ class GroupsPlayoff(BracketFormat):
                     {"group": label, "players": [str(p) for p in handed_in]},
                 )
             return list(handed_in)
+        standings = self._group_standings(
+            state, label, members, results=results, group_rounds=group_rounds, options=options
+        )
+        return [row.player for row in standings.rows]
+
+    def _group_standings(
+        self,
+        state: StageState,
+        label: str,
+        members: list[PlayerId],
+        *,
+        results: Mapping[str, tuple[int | None, ...]],
+        group_rounds: int,
+        options: Mapping[str, object],
+    ) -> Standings:
+        """The group's standings by :data:`GROUP_TIEBREAKS` from its own decided series and byes."""
         records: list[SeriesRecord] = []
         byes: list[PlayerId] = []
         for rnd in state.rounds[:group_rounds]:
@@ -294,7 +373,7 @@ class GroupsPlayoff(BracketFormat):
                 seats = tuple(p for p in series.seats if p is not None)
                 if placings is not None and len(seats) == len(series.seats):
                     records.append(SeriesRecord(seats, BEST_OF_3, (), result=placings, round=rnd.number))
-        standings = stage_standings(
+        return stage_standings(
             members,
             records,
             game=state.game,
@@ -303,7 +382,6 @@ class GroupsPlayoff(BracketFormat):
             byes=byes,
             bye_score=ByeScore(str(options["bye"])),
         )
-        return [row.player for row in standings.rows]
 
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         by_game = Tiebreak.PLACING_SUM if game is GameKind.SNAP else Tiebreak.GAME_POINT_DIFFERENCE

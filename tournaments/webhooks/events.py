@@ -101,7 +101,6 @@ def _stage(stage: Stage) -> dict[str, Any]:
 
 
 def _series(series: Series) -> dict[str, Any]:
-    seats = sorted(series.seats.all(), key=lambda s: s.seat)
     return {
         "id": series.pk,
         "key": series.key,
@@ -109,7 +108,12 @@ def _series(series: Series) -> dict[str, Any]:
         "table": series.table,
         "status": series.status,
         "placings": {str(pid): place for pid, place in sorted(series.placings.items())},
-        "players": [{"id": s.player_id, "name": s.player.name, "seat": s.seat} for s in seats],
+        # By seat index, null for an empty seat (a bye): the API's shape (docs/formats.md).
+        "players": [
+            None if s is None else {"id": s.player_id, "name": s.player.name, "seat": s.seat}
+            for s in series.seats_in_order
+        ],
+        "seat_count": series.seat_count,
         "url": f"/series/{series.pk}/",
     }
 
