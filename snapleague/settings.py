@@ -11,13 +11,45 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def parallel_test_worker_environ(environ: dict[str, str] | os._Environ[str]) -> None:
+    """The tests run in parallel (``bin/test``: pytest-xdist's worker processes gw0, gw1, …). Each
+    worker has its own test database (pytest-django adds the worker's id to its name) and, set here
+    in ``environ`` before anything reads it, its own Redis databases for the broker and the channel
+    layer (the configured numbers minus 2 × the worker's number: gw0 keeps them, gw1 takes the two
+    below) and its own var dir (``var/test-gw1``, …): workers never take each other's tasks, hear
+    each other's groups or share the file broker. The processes a test starts (Celery workers,
+    uvicorn, bin/run) inherit the result; SNAPLEAGUE_TEST_WORKER says it is done, so they keep it.
+    Outside a test worker nothing changes."""
+    worker = environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker or environ.get("SNAPLEAGUE_TEST_WORKER") == worker:
+        return
+    number = int(worker.removeprefix("gw"))
+    for name in ("CELERY_BROKER_URL", "CHANNEL_LAYER_URL"):
+        url = urlsplit(environ.get(name, ""))
+        if url.scheme not in {"redis", "rediss"}:
+            continue
+        database = int(url.path.strip("/") or "0") - 2 * number
+        if database < 0:
+            raise RuntimeError(
+                f"{name}={urlunsplit(url)}: test worker {worker} needs Redis database "
+                f"{database}; configure higher database numbers or run fewer workers"
+            )
+        environ[name] = urlunsplit(url._replace(path=f"/{database}"))
+    var_dir = Path(environ.get("SNAPLEAGUE_VAR_DIR") or BASE_DIR / "var")
+    environ["SNAPLEAGUE_VAR_DIR"] = str(var_dir / f"test-{worker}")
+    environ["SNAPLEAGUE_TEST_WORKER"] = worker
+
+
+parallel_test_worker_environ(os.environ)
 VAR_DIR = Path(os.environ.get("SNAPLEAGUE_VAR_DIR", BASE_DIR / "var")).resolve()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import secrets
 from collections.abc import Callable, Iterator
@@ -15,6 +16,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import translation
 
 from snapleague.celery import app as celery_app
+from snapleague.chromium import launch
 from snapleague.users import Account, AnyUser
 from tournaments.models import (
     Club,
@@ -222,6 +224,32 @@ def _end_live_server_sessions(django_db_setup: None, django_db_blocker: Any) -> 
         connections.close_all()
         if hasattr(connection, "close_pool"):
             connection.close_pool()
+
+
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[tuple[Any, asyncio.AbstractEventLoop]]:
+    """One Playwright and one Chromium per test process (so one per pytest-xdist worker), started by
+    the first browser test: starting them took 4 to 7 s a test on a loaded machine. Yields the
+    browser and Playwright's event loop. Playwright's sync API runs that loop in a greenlet of this
+    thread and leaves it marked as this thread's running loop between its calls; here it is marked
+    only during a browser test (``browser``), so the other tests (``asyncio.run``, the ORM's
+    async-safety check) see no running loop."""
+    from playwright.sync_api import sync_playwright
+
+    manager = sync_playwright()
+    playwright = manager.start()
+    loop = manager._loop
+    chromium = launch(playwright)
+    asyncio._set_running_loop(None)
+    try:
+        yield chromium, loop
+    finally:
+        asyncio._set_running_loop(loop)
+        try:
+            if chromium.is_connected():
+                chromium.close()
+        finally:
+            manager.__exit__()
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ the worker would run it. ``-s`` prints the measured latencies (docs/benchmarks.m
 
 from __future__ import annotations
 
+import asyncio
 import re
 import socket
 import statistics
@@ -23,7 +24,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connections
 
 from snapleague.asgi import application
-from snapleague.chromium import CHROMIUM, launch
+from snapleague.chromium import CHROMIUM
 from tests.conftest import record_result, snap_win
 from tournaments.models import GameKind, GameResult, Player, Series, SeriesFormat, Stage, StageFormat
 from tournaments.services import (
@@ -51,23 +52,30 @@ pytestmark = BROWSER_TEST
 
 
 @pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
+def browser(
+    _chromium: tuple[Any, asyncio.AbstractEventLoop], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Any]:
+    """The worker's Chromium (``_chromium``), for one test: the contexts and pages the test opens
+    are closed after it, so the next test starts with no cookies, storage or pages of this one."""
+    chromium, loop = _chromium
     # Playwright's sync API runs an event loop in this thread; the ORM calls made here around it
     # are ordinary blocking calls, not calls from a coroutine.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        # The test runs on in Playwright's greenlet, whose context can still hold the connection
-        # of an earlier browser test module: start afresh.
-        # (Not on SQLite, where the in-memory test database lives in the connection.)
-        if connections["default"].vendor == "postgresql":
-            connections.close_all()
+    # The test runs on in Playwright's greenlet, whose context can still hold the connection
+    # of an earlier browser test module: start afresh.
+    # (Not on SQLite, where the in-memory test database lives in the connection.)
+    if connections["default"].vendor == "postgresql":
+        connections.close_all()
+    asyncio._set_running_loop(loop)
+    try:
+        assert chromium.is_connected(), "the worker's Chromium has gone (see the earlier browser test)"
+        yield chromium
+    finally:
         try:
-            yield chromium
+            for context in chromium.contexts:
+                context.close()
         finally:
-            chromium.close()
+            asyncio._set_running_loop(None)
 
 
 @pytest.fixture
