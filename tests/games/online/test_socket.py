@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from games.engine.protocol import engine_for
+from games.engine.errors import ActionCode
+from games.engine.protocol import GameKind, engine_for
 from games.models import GameLease, GameLogEntry, OnlineGame
 from games.online import lease, services
 from games.online import owner as owner_module
@@ -29,6 +30,7 @@ from games.online.tables import Entry, log_writer
 from snapleague.asgi import application
 from tests.games.online.conftest import opened, receive, send
 from tests.tournaments.live_sockets import run, session
+from tournaments.engine_messages import GAME_ACTION_MESSAGES
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -108,6 +110,9 @@ def test_each_seat_gets_its_own_view_and_a_spectator_sees_no_hand(duel: Any) -> 
     run(scenario)
 
 
+STALE_WORDS = GAME_ACTION_MESSAGES[(GameKind.SNAPSZER, ActionCode.STALE)]
+
+
 @pytest.mark.parametrize(
     ("frame", "code"),
     [
@@ -169,6 +174,8 @@ def test_refused_actions_get_the_translated_reason_and_the_current_version(duel:
                 assert error["code"] == code, error
             else:  # the opponent's own card or move, not its turn: the engine's reason
                 assert error["code"] in ("not_your_turn", "not_legal"), error
+            if code == "stale":  # Snapszer's own words, not Snap's "call"
+                assert error["message"] == str(STALE_WORDS), error
             assert error["message"] and "_" not in error["message"]
         await quiet(a)
         await quiet(b)
