@@ -101,6 +101,7 @@ def _lobby(request: HttpRequest, status: int = 200) -> HttpResponse:
                 engine_for(GameKind.SNAP).seat_range()[0], engine_for(GameKind.SNAP).seat_range()[1] + 1
             ),
             "snap_lengths": SNAP_LENGTHS,
+            "snap_extra_rounds": snap.extra_rounds(),
             "practice_seats": PRACTICE_SEATS,
             "absent_default": ABSENT_DEFAULT,
             "absent_range": ABSENT_SECONDS_RANGE,

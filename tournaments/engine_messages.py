@@ -21,6 +21,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import ActionCode, ActionError, Problem, ProblemCode
+from games.engine.protocol import GameKind
 from games.engine.sixtysix.match import MatchRecordProblem
 from games.engine.sixtysix.rules import SixtySixRulesProblem
 from games.engine.sixtysix.state import Reason
@@ -264,9 +265,20 @@ ACTION_MESSAGES: Final[Mapping[ActionCode, Promise]] = {
         "This pile is shuffled before it is turned over again, so its new order is needed."
     ),
     ActionCode.ORDER_NOT_DUE: _("No pile is being turned over now, so no new order is needed."),
+    # Snap's words: the only engine that raises it is Snap's, for a call on a card turned over since.
     ActionCode.STALE: _("Too late: the game has moved on since the moment your call answers."),
     ActionCode.TIME_BACKWARDS: _(
         "That move arrived out of order, after a later one. Reload the game and try again."
+    ),
+}
+
+# A refusal whose words depend on the game (looked up before ACTION_MESSAGES). Snapszer has no calls:
+# its online table refuses as "stale" a move chosen on a table that has changed since (the other
+# player moved, or the same move was sent twice), and the page then shows the table as it is now.
+GAME_ACTION_MESSAGES: Final[Mapping[tuple[GameKind, ActionCode], Promise]] = {
+    (GameKind.SNAPSZER, ActionCode.STALE): _(
+        "Too late: the table had changed before your move arrived, so it was not played. "
+        "Look at the table as it is now."
     ),
 }
 
@@ -345,15 +357,19 @@ def problem_messages(problems: Iterable[str]) -> list[str]:
     return [problem_message(p) for p in problems]
 
 
-def action_error_message(error: ActionError) -> str:
+def action_error_message(error: ActionError, kind: str | None = None) -> str:
     """What to tell the player (or referee) whose move an engine refused, in the active language.
 
     Parse errors (:class:`~games.engine.errors.InvalidAction`) and rule errors
     (:class:`~games.engine.errors.IllegalAction`) alike: the code says which. The error's ``detail``
     is for logs and never shown. A code without a message is a bug: it is logged and the player
-    gets a general message rather than untranslated English or a 500.
+    gets a general message rather than untranslated English or a 500. ``kind`` (the game, when the
+    caller knows it) picks a game's own words where a code reads differently per game
+    (:data:`GAME_ACTION_MESSAGES`).
     """
-    template = ACTION_MESSAGES.get(error.code)
+    template = GAME_ACTION_MESSAGES.get((GameKind(kind), error.code)) if kind else None
+    if template is None:
+        template = ACTION_MESSAGES.get(error.code)
     if template is None:
         logger.error("engine action error without a translated message: %r", error)
         return str(ACTION_FALLBACK)

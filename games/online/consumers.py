@@ -16,6 +16,10 @@ Server -> client: ``{"type": "view", "version", "finished", "view"}`` on connect
 accepted action (``view`` is ``engine.observe(state, seat)`` of this socket's seat: never more),
 and ``{"type": "error", "code", "message", "version"}`` for a refused frame (the message in the
 visitor's language). A refusal disturbs nobody: the game and the other sockets go on.
+
+A socket may be opened while the table still waits for its players (the waiting page,
+``static/js/waiting.js``): it hears nothing until the last seat is taken, then
+``{"type": "started"}`` (or, when it connects after the start, the first view).
 """
 
 from __future__ import annotations
@@ -205,6 +209,10 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def game_frame(self, event: dict[str, Any]) -> None:
         """A frame for this socket alone (an answer to its hello or resync, an error)."""
         await self._send(event["frame"])
+
+    async def game_started(self, event: dict[str, Any]) -> None:
+        """The table has just started (services.table_started_announce): a waiting page moves on."""
+        await self._send({"type": "started"})
 
     async def game_frames(self, event: dict[str, Any]) -> None:
         """A broadcast: only this viewer's own frame leaves for the page (its seat's view, or the

@@ -348,7 +348,8 @@ class GameOwner:
             if refusal.message is None:
                 error = refusal.error
                 text = action_error_message(
-                    error if isinstance(error, ActionError) else ActionError(error or ActionCode.MALFORMED)
+                    error if isinstance(error, ActionError) else ActionError(error or ActionCode.MALFORMED),
+                    self.game.kind,
                 )
             else:
                 text = str(refusal.message)

@@ -262,7 +262,26 @@ def game_start(*, game_id: int) -> OnlineGame:
     game.started_at = timezone.now()
     game.save()
     GameSnapshot.objects.create(game=game, seq=0, data=engine_of(game).to_snapshot(state))
+    transaction.on_commit(lambda: table_started_announce(game.pk))
     return game
+
+
+def table_started_announce(game_id: int) -> None:
+    """Tell the game's sockets already open (a waiting table's page: docs/online.md "Waiting for
+    the other players") that the table has started: each sends its page ``{"type": "started"}``
+    and the page moves on to the game. Best effort: a page that misses it (its socket was down)
+    learns it on reconnecting, from its hello's view."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from games.online.owner import view_group
+
+    try:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(view_group(game_id), {"type": "game.started"})
+    except Exception:  # the channel layer is down: the game has started all the same
+        logger.warning("online game %s: could not tell its waiting pages it started", game_id, exc_info=True)
 
 
 def state_load(game: OnlineGame) -> tuple[Any, int]:

@@ -406,6 +406,12 @@ class SnapOnline:
     def variants(self) -> dict[str, dict[str, Any]]:
         return {name: {"profile": "classic", **options} for name, options in VARIANTS.items()}
 
+    def extra_rounds(self) -> int:
+        """S20.3/S30: the rounds a game goes on for once its time is up (the lobby says so with the
+        time limit); the same in every variant offered."""
+        (rounds,) = {game_rules(engine_options(o)).extra_rounds for o in self.variants().values()}
+        return rounds
+
     def page_context(self, game: OnlineGame, seat: int | None) -> dict[str, Any]:
         """The animal variant: every seat's sound, in seat order (the page's call button shows
         the player's own, and its calls carry it)."""

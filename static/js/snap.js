@@ -301,10 +301,8 @@
   // browser says it is offline, and reconnect (then resync to the current version) when it is back.
   window.addEventListener("offline", () => { if (ws) ws.close(); });
   window.addEventListener("online", () => { if (ws) { retry = 500; connect(); } });
-  if (root.dataset.status === "open") {
-    setTimeout(() => location.reload(), 3000); // the page reloads when the table has started
-    return;
-  }
+  // Waiting for the other players: waiting.js follows the table and opens the game when it starts.
+  if (root.dataset.status === "open") return;
   $("call").addEventListener("pointerdown", (e) => { e.preventDefault(); pressCall(); });
   $("call").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); pressCall(); } });
   $("flip").addEventListener("click", pressFlip);

@@ -164,11 +164,8 @@
   // browser says it is offline, and reconnect (then resync to the current version) when it is back.
   window.addEventListener("offline", () => { if (ws) ws.close(); });
   window.addEventListener("online", () => { if (ws) { retry = 500; connect(); } });
-  if (root.dataset.status === "open") {
-    // Wait for the opponent: the page reloads when the table has started.
-    setTimeout(() => location.reload(), 3000);
-    return;
-  }
+  // Waiting for the opponent: waiting.js follows the table and opens the game when it starts.
+  if (root.dataset.status === "open") return;
   connect();
   document.addEventListener("keydown", (e) => {
     // Keyboard: 1–6 play the n-th card of the hand when it is legal.

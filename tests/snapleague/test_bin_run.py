@@ -132,3 +132,12 @@ def test_bin_run_restarts_a_killed_worker_and_stops_everything(bin_run: BinRun) 
     assert bin_run.process.wait(timeout=30) == 0
     alive = process_groups()
     assert [pgid for pgid in groups if pgid in alive] == []
+
+
+def test_bin_run_banner_names_the_var_directory_it_writes_to(bin_run: BinRun, tmp_path: Path) -> None:
+    """SNAPLEAGUE_VAR_DIR points away from the project's var/: the banner's logs are the files the
+    worker and beat really write, there."""
+    var = (tmp_path / "var").resolve()
+    banner = next(line for line in bin_run.log.splitlines() if "logs:" in line)
+    assert f"logs: {var}/worker.log, {var}/beat.log" in banner, banner
+    wait_until(lambda: (var / "worker.log").exists() and (var / "beat.log").exists(), 30, "the logs")

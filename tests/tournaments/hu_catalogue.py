@@ -39,6 +39,7 @@ def msgids() -> list[str]:
     messages: list[Any] = [
         *engine_messages.MESSAGES.values(),
         *engine_messages.ACTION_MESSAGES.values(),
+        *engine_messages.GAME_ACTION_MESSAGES.values(),
         *engine_messages.LOCATIONS.values(),
         *engine_messages.REASONS.values(),
         engine_messages.OR,

@@ -37,6 +37,7 @@ from tournaments.engine_messages import (
     ACTION_FALLBACK,
     ACTION_MESSAGES,
     FALLBACK,
+    GAME_ACTION_MESSAGES,
     MESSAGES,
     REASONS,
     action_error_message,
@@ -199,6 +200,29 @@ def test_a_refused_move_reads_as_a_player_would_say_it() -> None:
 def test_action_messages_name_no_rule_ids_or_internals(code: ActionCode) -> None:
     text = _msgid(ACTION_MESSAGES[code])
     assert not re.search(r"\b[SX]\d+\b|_|seq|seat \d", text), text
+
+
+def test_a_stale_move_is_told_in_each_games_own_words() -> None:
+    """Snap's "stale" is a call on a card turned over since; Snapszer has no calls, and its table
+    refuses a move chosen on a table that has changed since: each game says what happened to it."""
+    error = IllegalAction(ActionCode.STALE, "version 5, now 6")
+    snap, snapszer = (
+        action_error_message(error, GameKind.SNAP),
+        action_error_message(error, GameKind.SNAPSZER),
+    )
+    assert snap == str(ACTION_MESSAGES[ActionCode.STALE]) == action_error_message(error)
+    assert "call" in snap
+    assert snapszer == str(GAME_ACTION_MESSAGES[(GameKind.SNAPSZER, ActionCode.STALE)])
+    assert snapszer != snap and "call" not in snapszer and "move" in snapszer
+
+
+@pytest.mark.parametrize("key", list(GAME_ACTION_MESSAGES), ids="-".join)
+def test_a_games_own_words_are_looked_up_in_the_catalogue(hu_catalogue: None, key: Any) -> None:
+    kind, code = key
+    with translation.override("hu"):
+        message = action_error_message(IllegalAction(code, "detail"), kind)
+    assert message == f"[hu] {_msgid(GAME_ACTION_MESSAGES[key])}"
+    assert not re.search(r"\b[SX]\d+\b|_|seq|seat \d", _msgid(GAME_ACTION_MESSAGES[key]))
 
 
 def test_an_action_code_without_a_message_is_logged_and_shown_as_a_general_message(

@@ -124,6 +124,43 @@ def test_two_people_play_each_other_through_an_invitation(server: str, browser: 
     assert users == {"anna", "bence"}
 
 
+@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_waiting_page_follows_its_table_and_opens_the_game_without_reloading(
+    server: str, browser: Any, make_user: Any, device: dict[str, Any]
+) -> None:
+    """Anna waits for her opponent while she copies the invitation: her page does not reload (a
+    marker set in it survives, the link stays selected, the page is not asked for again); when Bence
+    takes the seat her socket hears it and the page opens the game once, by itself."""
+    make_user("anna")
+    make_user("bence")
+    anna = _logged_in(browser, server, "anna", device)
+    anna.select_option("#opponent", "person")
+    anna.click("#new-table button[type=submit]")
+    anna.wait_for_url(re.compile(r"/play/\d+/$"))
+    table_url = anna.url
+    asked: list[str] = []
+    anna.on("request", lambda request: asked.append(request.url) if request.url == table_url else None)
+    anna.wait_for_selector("#table[data-waiting=socket]", state="attached")
+    anna.click("#invite-link")  # it selects itself: she is copying it
+    invite = anna.locator("#invite-link").input_value()
+    anna.evaluate("() => { window.stillHere = 'anna'; }")
+    selected = "() => { const el = document.getElementById('invite-link'); return el.value.substring(el.selectionStart, el.selectionEnd); }"
+    assert anna.evaluate(selected) == invite
+    anna.wait_for_timeout(5000)
+    assert anna.evaluate("() => window.stillHere") == "anna"  # no reload in 5 s
+    assert anna.evaluate(selected) == invite  # still selected
+    assert asked == []  # and no poll of the page behind her back
+    assert anna.locator("#waiting-refresh").get_attribute("href") == ""  # the no-script way on
+    bence = _logged_in(browser, server, "bence", DESKTOP if device is PHONE else PHONE)
+    bence.goto(invite)
+    bence.click("#take-seat button[type=submit]")
+    bence.wait_for_selector("#hand button.pcard")
+    anna.wait_for_selector("#hand button.pcard")  # her page opened the game by itself
+    assert anna.evaluate("() => window.stillHere") is None and anna.url == table_url
+    assert asked == [table_url]  # once, when the table started
+    assert anna.locator("#waiting").count() == 0
+
+
 # --- Snap in real time ---------------------------------------------------------------------------
 
 _SNAP_WAIT = """() => {

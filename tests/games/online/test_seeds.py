@@ -7,15 +7,23 @@ from __future__ import annotations
 
 import hashlib
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.engine import dealing
 from games.engine.protocol import engine_for
+from games.engine.sixtysix.cards import deck
+from games.engine.sixtysix.game import deal_for
+from games.engine.sixtysix.rules import PROFILES as SNAPSZER_PROFILES
+from games.engine.snap.contract import game_rules
+from games.engine.snap.decks import DECKS
 from games.models import OnlineGame, OnlineSeat
-from games.online.services import finish
+from games.online.services import finish, table_create
+from games.online.tables import engine_options, online_for
 from tournaments.models import GameKind
 
 pytestmark = pytest.mark.django_db
@@ -175,3 +183,48 @@ def test_a_series_game_is_dealt_from_every_players_seed_given_with_play(
     assert game.status == OnlineGame.Status.PLAYING
     assert [s.client_seed for s in game.seats.all()] == [ANNA_SEED, BENCE_SEED]
     assert [s.user for s in game.seats.all()] == [player_user, bence]
+
+
+# --- The deck orders docs/online.md spells out ----------------------------------------------------
+
+ONLINE_MD = Path(__file__).resolve().parents[3] / "docs" / "online.md"
+
+
+def documented_decks() -> dict[tuple[str, str], list[str]]:
+    """docs/online.md's deck orders: ``(game, deck) -> cards``, card by card in order."""
+    text = ONLINE_MD.read_text()
+    found = re.findall(r"<!-- deck-order: (\S+) (\S+) -->\n```text\n(.*?)```", text, re.S)
+    return {(game, name): cards.split() for game, name, cards in found}
+
+
+def test_the_documented_deck_orders_are_the_ones_the_fair_deal_shuffles() -> None:
+    """Every pack an online table deals, spelled out in docs/online.md card by card, is the code's
+    list in the code's order: the Snap decks of the lobby's variants, the Snapszer packs of its
+    profiles."""
+    documented = documented_decks()
+    snap_decks = {
+        game_rules(engine_options(options)).deck for options in online_for(GameKind.SNAP).variants().values()
+    }
+    sizes = {
+        SNAPSZER_PROFILES[options["profile"]].deck_size
+        for options in online_for(GameKind.SNAPSZER).variants().values()
+    }
+    expected = {("snap", name): list(DECKS[name].cards) for name in snap_decks} | {
+        ("snapszer", str(size)): [card.name for card in deck(size)] for size in sizes
+    }
+    assert documented == expected
+
+
+def test_a_deal_is_the_documented_list_shuffled_with_the_deal_seed(make_user: Any) -> None:
+    """The documented order is the input of the shuffle: a Snap table's recorded deal, and a
+    Snapszer hand's deck, are ``dealing.shuffled`` of the page's list with the deal seed."""
+    documented = documented_decks()
+    game = table_create(user=make_user("anna"), kind="snap", options={}, seats=2, bots=["beginner"])
+    game.refresh_from_db()
+    seed = bytes.fromhex(game.setup["seed"])
+    dealt = engine_for("snap").from_snapshot(game.snapshots.get(seq=0).data).deal.order
+    assert dealing.shuffled(documented[("snap", "standard52")], seed, b"deal") == dealt
+    for profile in ("snapszer", "snapszer-hu"):
+        rules = SNAPSZER_PROFILES[profile]
+        listed = documented[("snapszer", str(rules.deck_size))]
+        assert dealing.shuffled(listed, seed, b"hand:3") == tuple(c.name for c in deal_for(rules, seed, 3))

@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine.protocol import engine_for
+from games.engine.snap.contract import game_rules
 from games.models import OnlineGame
 from games.online.services import table_create
 from games.online.snap import CASUAL_TIMING, VARIANTS, SnapTable
@@ -35,6 +36,27 @@ def test_the_lobby_offers_snap_tables_with_the_engines_variants_and_bot_levels(m
         assert f'<option value="{variant}"' in page
     for level in ("beginner", "expert"):
         assert f'<option value="{level}"' in page
+
+
+def test_the_snap_time_limit_says_what_happens_when_the_time_is_up(make_user: Any) -> None:
+    """A "30 s" game ran 40 s: the rules' extra rounds (S20.3, S30) follow the time limit, then the
+    most cards win. Each length says so, with the engine's number of rounds."""
+    rounds = game_rules({"profile": "classic"}).extra_rounds
+    assert rounds > 0
+    page = logged_in(make_user("anna")).get(reverse("games:lobby")).content.decode()
+    select = re.search(r'<select id="snap-length".*?</select>', page, re.S)
+    assert select is not None
+    options = dict(re.findall(r'<option value="(\d+)">([^<]*)</option>', select.group(0)))
+    assert options == {
+        "720": f"12 min, then {rounds} more rounds",
+        "300": f"5 min, then {rounds} more rounds",
+        "120": f"2 min, then {rounds} more rounds",
+        "30": f"30 s, then {rounds} more rounds",
+    }
+    assert "Longest game" not in page and ">Time limit<" in page
+    help_text = re.search(r'<p class="small muted" id="snap-length-help">([^<]*)</p>', page)
+    assert help_text is not None
+    assert f"{rounds} more rounds of turns" in help_text.group(1) and "most cards wins" in help_text.group(1)
 
 
 def test_a_snap_table_against_bots_starts_at_once(make_user: Any) -> None:

@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from games.engine.protocol import engine_for
+from games.engine.errors import ActionCode
+from games.engine.protocol import GameKind, engine_for
 from games.models import GameLease, GameLogEntry, OnlineGame
 from games.online import lease, services
 from games.online import owner as owner_module
@@ -29,6 +30,7 @@ from games.online.tables import Entry, log_writer
 from snapleague.asgi import application
 from tests.games.online.conftest import opened, receive, send
 from tests.tournaments.live_sockets import run, session
+from tournaments.engine_messages import GAME_ACTION_MESSAGES
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -108,6 +110,9 @@ def test_each_seat_gets_its_own_view_and_a_spectator_sees_no_hand(duel: Any) -> 
     run(scenario)
 
 
+STALE_WORDS = GAME_ACTION_MESSAGES[(GameKind.SNAPSZER, ActionCode.STALE)]
+
+
 @pytest.mark.parametrize(
     ("frame", "code"),
     [
@@ -169,6 +174,8 @@ def test_refused_actions_get_the_translated_reason_and_the_current_version(duel:
                 assert error["code"] == code, error
             else:  # the opponent's own card or move, not its turn: the engine's reason
                 assert error["code"] in ("not_your_turn", "not_legal"), error
+            if code == "stale":  # Snapszer's own words, not Snap's "call"
+                assert error["message"] == str(STALE_WORDS), error
             assert error["message"] and "_" not in error["message"]
         await quiet(a)
         await quiet(b)
@@ -546,3 +553,49 @@ def test_a_change_is_one_message_to_the_games_sockets_each_forwarding_its_own_fr
     at_table(duel, body)
     to_views = [m for m in sent if m[0] == view_group(game.pk)]  # (the layer also carries the act)
     assert to_views == [(view_group(game.pk), "game.frames", ["0", "1", "spectators"])]
+
+
+async def next_frame(ws: WebsocketCommunicator, timeout: float = 10) -> dict[str, Any]:
+    """The next frame that is not the server's ping (a seated Snap socket is pinged at once)."""
+    while (frame := await receive(ws, timeout)).get("type") == "ping":
+        pass
+    return frame
+
+
+@pytest.mark.parametrize("kind", ["snapszer", "snap"])
+def test_a_waiting_tables_open_socket_hears_that_it_started(make_user: Any, kind: str) -> None:
+    """The creator's waiting page follows the table over its socket (static/js/waiting.js): it hears
+    nothing while the table waits, then "started" when the opponent takes the seat, so the page
+    moves on to the game by itself instead of reloading every few seconds."""
+    anna, bence = make_user("anna"), make_user("bence")
+    game = table_create(user=anna, kind=kind, options={}, seats=2)
+    a_cookie = session(anna)
+
+    async def scenario() -> None:
+        a = await opened(game.pk, a_cookie)
+        for _ in range(5):  # waiting: nothing but the server's pings
+            if not await a.receive_nothing(timeout=0.2):
+                assert (await receive(a))["type"] == "ping"
+        await sync_to_async(seat_join)(user=bence, token=game.invite_token)
+        assert await next_frame(a) == {"type": "started"}
+        await a.disconnect()
+        await owners_stop()
+
+    run(scenario)
+
+
+def test_a_waiting_page_whose_socket_connects_after_the_start_gets_the_game(make_user: Any) -> None:
+    """The opponent sat down between the page's render and its socket: the socket's hello is
+    answered with the game's view, which the waiting page takes as the start."""
+    anna, bence = make_user("anna"), make_user("bence")
+    game = table_create(user=anna, kind="snapszer", options={}, seats=2)
+    seat_join(user=bence, token=game.invite_token)
+    a_cookie = session(anna)
+
+    async def scenario() -> None:
+        a = await opened(game.pk, a_cookie)
+        assert (await next_frame(a))["type"] == "view"
+        await a.disconnect()
+        await owners_stop()
+
+    run(scenario)
