@@ -240,6 +240,15 @@ AXES_LOCKOUT_CALLABLE = "snapleague.login_throttle.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False
 
+# --- Personal API tokens (docs/api-tokens.md) -----------------------------------------------------
+# A new token's life when none is chosen (at most 365 days), and how many usable ones an account may hold.
+API_TOKEN_DEFAULT_DAYS = int(os.environ.get("API_TOKEN_DEFAULT_DAYS", "90"))
+API_TOKENS_PER_ACCOUNT = int(os.environ.get("API_TOKENS_PER_ACCOUNT", "20"))
+# Refused tokens from one address: beyond this many in this window, 429 until the oldest leaves it
+# (the login throttle's numbers by default).
+API_TOKEN_FAILURE_LIMIT = int(os.environ.get("API_TOKEN_FAILURE_LIMIT", str(AXES_FAILURE_LIMIT)))
+API_TOKEN_FAILURE_WINDOW = AXES_COOLOFF_TIME
+
 # --- Static files -------------------------------------------------------------------------------
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
@@ -262,6 +271,8 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         # Basic: NUL refused before the database (authentication.py), throttled by axes (login_throttle.py).
+        # Personal API tokens, "Authorization: Bearer <token>" (tournaments/tokens/, docs/api-tokens.md).
+        "tournaments.tokens.authentication.BearerTokenAuthentication",
         "snapleague.login_throttle.ThrottledBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

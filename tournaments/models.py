@@ -625,6 +625,9 @@ class AuditEntry(models.Model):
         PLAYER_CLAIM_INVITED = "player_claim_invited", _("Player invited to claim")
         PLAYER_CLAIMED = "player_claimed", _("Player claimed")
         PLAYER_UNLINKED = "player_unlinked", _("Player unlinked")
+        API_TOKEN_CREATED = "api_token_created", _("API token created")
+        API_TOKEN_REVOKED = "api_token_revoked", _("API token revoked")
+        API_TOKEN_REFUSED = "api_token_refused", _("API token refused")
 
     action = models.CharField(max_length=24, choices=Action.choices)
     # None: the system (the stage task, an online game's end) or someone not signed in.
@@ -686,6 +689,9 @@ from tournaments.webhooks.models import (  # noqa: E402, F401
     WebhookEndpoint,
     WebhookEvent,
 )
+
+# Personal API tokens live beside their services (tournaments/tokens/).
+from tournaments.tokens.models import ApiToken  # noqa: E402, F401
 
 # --- Club nights (tournaments/sessions/) -----------------------------------------------------------
 
