@@ -269,10 +269,11 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- REST framework -----------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Personal API tokens, "Authorization: Bearer <token>" (tournaments/tokens/, docs/api-tokens.md).
+        # First: a request that sends a token is judged by it (its scope), even with a session cookie.
+        "tournaments.tokens.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
         # Basic: NUL refused before the database (authentication.py), throttled by axes (login_throttle.py).
-        # Personal API tokens, "Authorization: Bearer <token>" (tournaments/tokens/, docs/api-tokens.md).
-        "tournaments.tokens.authentication.BearerTokenAuthentication",
         "snapleague.login_throttle.ThrottledBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

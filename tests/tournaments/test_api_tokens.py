@@ -342,3 +342,18 @@ def test_the_schema_documents_bearer_tokens(client: Client) -> None:
     name = created["schema"]["$ref"].rsplit("/", 1)[1]
     assert "token" in schema["components"]["schemas"][name]["properties"]  # in the creation answer only
     assert "token" not in schema["components"]["schemas"]["ApiTokenOutput"]["properties"]
+
+
+def test_a_token_sent_with_a_session_cookie_is_what_counts(client: Client, owner: Account) -> None:
+    _token_row, raw = _token(owner, scope="read")
+    client.force_login(owner)
+    refused = client.post("/api/clubs/", {"name": "Nope"}, content_type="application/json", **_bearer(raw))
+    assert refused.status_code == 403 and refused.json()["code"] == "token_read_only"
+    wrong = client.get("/api/tokens/", **_bearer("snl_" + "Q" * 43))
+    assert wrong.status_code == 403 and wrong.json()["code"] == "authentication_failed"
+    assert client.get("/api/tokens/").status_code == 200  # the session alone still works
+
+
+def test_someone_not_signed_in_still_gets_403_not_401(client: Client) -> None:
+    answer = client.post("/api/clubs/", {"name": "Nope"}, content_type="application/json")
+    assert answer.status_code == 403 and answer.json()["code"] == "not_authenticated"

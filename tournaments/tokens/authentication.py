@@ -1,7 +1,9 @@
 """The API's bearer-token authentication: ``Authorization: Bearer <token>``, a personal API token
 (docs/api-tokens.md). Session and HTTP Basic keep working beside it (settings.REST_FRAMEWORK).
 
-One SHA-256 and one indexed lookup per request, instead of HTTP Basic's password hash. The token's
+It comes first among the API's authentication classes: a request that sends a token is judged by
+the token (and its scope) even when it also carries a session cookie. One SHA-256 and one indexed
+lookup per request, instead of HTTP Basic's password hash. The token's
 scope is enforced here, for every API view whatever its permission classes: a read token gets 403
 ``token_read_only`` on any method but GET, HEAD and OPTIONS.
 """
@@ -53,8 +55,11 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             )
         return token.user, token
 
-    def authenticate_header(self, request: Any) -> str:
-        return KEYWORD
+    def authenticate_header(self, request: Any) -> None:
+        """No challenge: DRF asks the first authentication class for one, and a challenge would
+        turn every refusal of someone not signed in from 403 into 401 (the API answers 403, as
+        session authentication sends no challenge; docs/web.md)."""
+        return None
 
 
 class BearerTokenScheme(OpenApiAuthenticationExtension):
