@@ -682,16 +682,15 @@ class PlayerClaim(models.Model):
         return f"claim of {self.player} #{self.pk}"
 
 
-# Outbound webhooks live beside their services (tournaments/webhooks/); this is the app's models module.
+# Outbound webhooks and personal API tokens live beside their services (tournaments/webhooks/,
+# tournaments/tokens/); this is the app's models module.
+from tournaments.tokens.models import ApiToken  # noqa: E402, F401
 from tournaments.webhooks.models import (  # noqa: E402, F401
     WebhookAttempt,
     WebhookDelivery,
     WebhookEndpoint,
     WebhookEvent,
 )
-
-# Personal API tokens live beside their services (tournaments/tokens/).
-from tournaments.tokens.models import ApiToken  # noqa: E402, F401
 
 # --- Club nights (tournaments/sessions/) -----------------------------------------------------------
 
