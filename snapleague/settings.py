@@ -272,6 +272,15 @@ AXES_LOCKOUT_CALLABLE = "snapleague.login_throttle.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False
 
+# --- Personal API tokens (docs/api-tokens.md) -----------------------------------------------------
+# A new token's life when none is chosen (at most 365 days), and how many usable ones an account may hold.
+API_TOKEN_DEFAULT_DAYS = int(os.environ.get("API_TOKEN_DEFAULT_DAYS", "90"))
+API_TOKENS_PER_ACCOUNT = int(os.environ.get("API_TOKENS_PER_ACCOUNT", "20"))
+# Refused tokens from one address: beyond this many in this window, 429 until the oldest leaves it
+# (the login throttle's numbers by default).
+API_TOKEN_FAILURE_LIMIT = int(os.environ.get("API_TOKEN_FAILURE_LIMIT", str(AXES_FAILURE_LIMIT)))
+API_TOKEN_FAILURE_WINDOW = AXES_COOLOFF_TIME
+
 # --- Static files -------------------------------------------------------------------------------
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
@@ -292,6 +301,9 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- REST framework -----------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Personal API tokens, "Authorization: Bearer <token>" (tournaments/tokens/, docs/api-tokens.md).
+        # First: a request that sends a token is judged by it (its scope), even with a session cookie.
+        "tournaments.tokens.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
         # Basic: NUL refused before the database (authentication.py), throttled by axes (login_throttle.py).
         "snapleague.login_throttle.ThrottledBasicAuthentication",

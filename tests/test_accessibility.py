@@ -26,6 +26,7 @@ from tournaments.ladder import services as ladder_services
 from tournaments.models import Club, Player, Series, Stage, Tournament
 from tournaments.services import organiser_invitation_create, tournament_players_add
 from tournaments.sessions import services as session_services
+from tournaments.tokens.services import api_token_create
 
 AXE = Path(__file__).resolve().parent / "fixtures" / "axe" / "axe.min.js"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -77,6 +78,7 @@ def world(make_user: Callable[..., Account], settings: Any) -> World:
         user=organiser, tournament=tournament, name="Cup", format="single_elimination"
     )
     stages.stage_round_publish(user=organiser, stage_id=knockout.pk)
+    api_token_create(user=anna_user, name="results script", scope="read")  # a row with its Revoke…
     draft_stage = stages.stage_create(user=organiser, tournament=tournament, name="Later", format="swiss")
     played = Series.objects.filter(stage=league, seats__player=people[0]).order_by("round__number").first()
     assert played is not None
@@ -157,6 +159,7 @@ PAGES: dict[str, tuple[str | None, Callable[[World], str]]] = {
     "fairness": (None, lambda w: "/play/fairness/"),
     # The deal form of a hand entered card by card, for a game of Anna's series (its play steps
     # are answers to its POSTs: tests/games/online/test_hand_entry_browser.py clicks through them).
+    "api tokens": ("anna", lambda w: "/me/tokens/"),
     "hand entry": ("anna", lambda w: f"/play/hands/new/?table_game={w.played.games.get(number=1).pk}"),
 }
 

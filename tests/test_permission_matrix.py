@@ -70,6 +70,7 @@ from tournaments.models import (
 from tournaments.people.services import player_claim_create
 from tournaments.services import organiser_invitation_create, tournament_players_add
 from tournaments.sessions import services as session_services
+from tournaments.tokens.services import api_token_create
 from tournaments.webhooks.models import WebhookDelivery
 from tournaments.webhooks.services import webhook_endpoint_create
 
@@ -420,6 +421,14 @@ MATRIX: list[Row] = [
     r("tournaments_api:webhook-test",            "POST",   403, 403, 403, 403, 201, 403),
     r("tournaments_api:webhook-deliveries",      "GET",    403, 403, 403, 403, 200, 403),
     r("tournaments_api:webhook-redeliver",       "POST",   403, 403, 403, 403, 202, 403),
+    # --- personal API tokens (each account its own; the token is the player's) --------------------
+    r("tournaments:api-tokens",                  "GET",    302, 200, 200, 200, 200, 200),
+    r("tournaments:api-tokens",                  "POST",   302, 200, 200, 200, 200, 200),  # the page, the new token shown once
+    r("tournaments:api-token-revoke",            "POST",   302, 302, 404, 404, 404, 404),  # someone else's: no such token
+    r("tournaments_api:api-token-list",          "GET",    403, 200, 200, 200, 200, 200),
+    r("tournaments_api:api-token-list",          "POST",   403, 201, 201, 201, 201, 201),
+    r("tournaments_api:api-token-detail",        "GET",    403, 200, 404, 404, 404, 404),
+    r("tournaments_api:api-token-detail",        "DELETE", 403, 200, 404, 404, 404, 404),  # revoked
     r("tournaments_api:season-list",             "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:season-list",             "POST",   403, 403, 403, 403, 201, 403),
     r("tournaments_api:season-detail",           "GET",    200, 200, 200, 200, 200, 200),
@@ -617,6 +626,7 @@ def _build() -> World:
         series_game = series_game_play(user=seat.player.user, series_id=elsewhere.pk)
     play_snapszer(series_game)
 
+    api_token, _raw = api_token_create(user=users["player"], name="Anna's script", scope="read")
     _invitation, invitation_token = organiser_invitation_create(user=users["organiser_here"], club=club)
     _claim, claim_token = player_claim_create(user=users["organiser_here"], player_id=newcomer.pk)
     endpoint, _secret = webhook_endpoint_create(
@@ -673,6 +683,7 @@ def _build() -> World:
         "challenge_id": challenge.pk,
         "user_id": users["player"].pk,
         "table_game_id": played.games.get(number=1).pk,  # entered by a referee: only its result
+        "token_id": api_token.pk,
     }
     targets = {
         "running": base,
@@ -749,6 +760,8 @@ def _build() -> World:
             "events": ["round.published"],
         },
         ("tournaments_api:webhook-detail", "running"): {"active": False},
+        ("tournaments:api-tokens", "running"): {"name": "matrix", "scope": "read", "expires": "90"},
+        ("tournaments_api:api-token-list", "running"): {"name": "matrix", "scope": "read"},
         ("tournaments:season-create", "running"): {
             "name": "Autumn",
             "starts_on": "2027-09-01",

@@ -664,6 +664,9 @@ class AuditEntry(models.Model):
         PLAYER_CLAIM_INVITED = "player_claim_invited", _("Player invited to claim")
         PLAYER_CLAIMED = "player_claimed", _("Player claimed")
         PLAYER_UNLINKED = "player_unlinked", _("Player unlinked")
+        API_TOKEN_CREATED = "api_token_created", _("API token created")
+        API_TOKEN_REVOKED = "api_token_revoked", _("API token revoked")
+        API_TOKEN_REFUSED = "api_token_refused", _("API token refused")
 
     action = models.CharField(max_length=24, choices=Action.choices)
     # None: the system (the stage task, an online game's end) or someone not signed in.
@@ -718,7 +721,9 @@ class PlayerClaim(models.Model):
         return f"claim of {self.player} #{self.pk}"
 
 
-# Outbound webhooks live beside their services (tournaments/webhooks/); this is the app's models module.
+# Outbound webhooks and personal API tokens live beside their services (tournaments/webhooks/,
+# tournaments/tokens/); this is the app's models module.
+from tournaments.tokens.models import ApiToken  # noqa: E402, F401
 from tournaments.webhooks.models import (  # noqa: E402, F401
     WebhookAttempt,
     WebhookDelivery,

@@ -3,6 +3,7 @@ from django.urls import path
 from tournaments import views
 from tournaments.people import views as people_views
 from tournaments.sessions import views as session_views
+from tournaments.tokens import views as token_views
 from tournaments.webhooks import views as webhook_views
 
 app_name = "tournaments"
@@ -49,6 +50,9 @@ urlpatterns = [
     path("players/<int:player_id>/unlink/", people_views.player_unlink, name="player-unlink"),
     path("claims/<str:token>/", people_views.player_claim_accept, name="claim"),
     path("me/", people_views.person_page, name="me"),
+    # Personal API tokens (tournaments/tokens/): the account's own, from "My page".
+    path("me/tokens/", token_views.api_tokens, name="api-tokens"),
+    path("me/tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api-token-revoke"),
     # The record form's service worker: at the root, so that its scope covers the form pages.
     path("record-sw.js", views.record_service_worker, name="record-sw"),
     path("clubs/<slug:slug>/webhooks/", webhook_views.webhooks, name="webhooks"),

@@ -3,6 +3,7 @@ from django.urls import path
 from tournaments import api
 from tournaments.people import api as people_api
 from tournaments.sessions import api as session_api
+from tournaments.tokens import api as tokens_api
 from tournaments.webhooks import api as webhooks_api
 
 app_name = "tournaments_api"
@@ -73,6 +74,8 @@ urlpatterns = [
         session_api.PlayerCalendarReplaceApi.as_view(),
         name="player-calendar-replace",
     ),
+    path("tokens/", tokens_api.ApiTokenListApi.as_view(), name="api-token-list"),
+    path("tokens/<int:token_id>/", tokens_api.ApiTokenDetailApi.as_view(), name="api-token-detail"),
     path("games/", api.GameListApi.as_view(), name="game-list"),
     path("results/", api.ResultListApi.as_view(), name="result-list"),
     path("clubs/<int:club_id>/webhooks/", webhooks_api.WebhookEndpointListApi.as_view(), name="webhook-list"),
