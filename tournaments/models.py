@@ -204,6 +204,9 @@ class Stage(models.Model):
     # The results_version the stored standings were computed from.
     standings_version = models.PositiveIntegerField(default=0)
     standings_computed_at = models.DateTimeField(null=True, blank=True)
+    # The results_version the last stage task (stages.stage_advance) read under the row lock: a
+    # result's task sent for a version at or below it has nothing new to do (coalescing).
+    advanced_version = models.PositiveIntegerField(default=0, editable=False)
     # Its series are played online (games/online/series.py): seated players get "Play".
     online_play = models.BooleanField(_("played online"), default=False)
 
@@ -589,6 +592,9 @@ class ClubRatings(models.Model):
     club = models.OneToOneField(Club, on_delete=models.CASCADE, primary_key=True, related_name="rating_stamp")
     versions = models.JSONField(default=dict)
     computed_at = models.DateTimeField(null=True, blank=True)
+    # Raised by every request for a recomputation; a task sent with an older number returns at once
+    # (ratings/services.py, club_ratings_ticket).
+    requested = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name_plural = _("club ratings")

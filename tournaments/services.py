@@ -339,14 +339,21 @@ def stage_rounds_generate(*, user: AnyUser, stage_id: int) -> list[Round]:
 # --- Standings ----------------------------------------------------------------------------------
 
 
-def stage_standings_recompute(*, stage_id: int) -> bool:
+def stage_standings_recompute(*, stage_id: int, version: int | None = None) -> bool:
     """Work out a stage's standings from its confirmed results and store them if newer.
 
     Reads ``results_version`` first, then the results: what is read is at least as new as that
     version, so stamping it is safe. Stores only if the stored standings are older
     (``UPDATE ... WHERE standings_version < v``): twice, in parallel or after a crash, the outcome is
     the same table. Returns whether it stored anything.
+
+    ``version``: the ``results_version`` the task was sent for (after a result's commit). When the
+    stored standings are already at or after it, an earlier run read that result: nothing to do, at
+    the cost of one query. So a burst of N results costs a few recomputations, not N, and the last
+    result's own task, sent after its commit, still finds its version stored or computes it.
     """
+    if version is not None and Stage.objects.filter(pk=stage_id, standings_version__gte=version).exists():
+        return False
     stage = Stage.objects.select_related("tournament").get(pk=stage_id)
     version = stage.results_version
     rows = outcomes.stage_standings(stage)

@@ -310,8 +310,8 @@ def do_result_record(plan: ResultPlan) -> GameResult:
         club_id=plan.series.stage.tournament.club_id,
         data=lambda: result_confirmed_data(record.pk),
     )
-    stage_id = plan.stage_id
-    transaction.on_commit(lambda: _enqueue_standings(stage_id))
+    stage_id, version = plan.stage_id, plan.results_version + 1
+    transaction.on_commit(lambda: _enqueue_standings(stage_id, version))
     return record
 
 
@@ -339,15 +339,17 @@ def _series_store(series: Series, after: outcomes.SeriesView) -> None:
     series.save(update_fields=["status", "placings", "decided_at"])
 
 
-def _enqueue_standings(stage_id: int) -> None:
-    """The standings, then the stage task (the next round, flags after a correction)."""
+def _enqueue_standings(stage_id: int, version: int) -> None:
+    """The stage task (the next round, flags after a correction), then the standings, both for the
+    ``results_version`` this result committed: a task that finds it handled already by an earlier
+    run returns at once (docs/reliability.md, "Queues")."""
     from snapleague.celery import enqueue
     from tournaments.tasks import stage_advance_task, stage_standings_recompute_task
 
     # A broker that is down must not fail a result that is already committed: enqueue logs it and
     # the beat reconciler sends the work once the broker is back.
-    if enqueue(stage_standings_recompute_task, stage_id):
-        enqueue(stage_advance_task, stage_id)
+    if enqueue(stage_advance_task, stage_id, version):
+        enqueue(stage_standings_recompute_task, stage_id, version)
 
 
 # --- The service --------------------------------------------------------------------------------
