@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SNAPLEAGUE_VAR_DIR", BASE_DIR / "var")).resolve()
@@ -328,7 +329,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_STAGES_QUEUE = "stages"
 CELERY_BACKGROUND_QUEUE = "background"
 CELERY_TASK_DEFAULT_QUEUE = CELERY_BACKGROUND_QUEUE
-CELERY_TASK_CREATE_MISSING_QUEUES = True
+# A worker started without --queues consumes both (stages first on Redis): an old process layout
+# keeps working, only without the separation.
+CELERY_TASK_QUEUES = (Queue(CELERY_STAGES_QUEUE), Queue(CELERY_BACKGROUND_QUEUE))
 CELERY_TASK_ROUTES: dict[str, dict[str, str]] = (
     {}
     if get_bool_from_env("SNAPLEAGUE_ONE_QUEUE", False)

@@ -56,6 +56,11 @@ def test_every_task_has_its_expected_queue() -> None:
         assert app.amqp.router.route({}, name, (), {})["queue"].name == queue, name
 
 
+def test_a_worker_started_without_queues_consumes_both() -> None:
+    """An older process layout (``celery worker`` with no ``--queues``) keeps publishing rounds."""
+    assert set(app.amqp.queues) == {STAGES, BACKGROUND}
+
+
 def test_each_task_lands_in_its_queue_on_the_file_broker(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
