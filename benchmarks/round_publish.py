@@ -5,14 +5,15 @@ are left in it: use a database of its own):
     DATABASE_URL=postgres://snapleague@127.0.0.1:5432/snapleague_bench \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/9 \\
         PYTHONPATH=. .venv/bin/python benchmarks/round_publish.py [--stages 4] [--players 16] [--runs 3]
-        [--modes queues,one-queue]
+        [--modes queues,one-queue] [--history 0]
 
 For each mode and run it starts the workers, then 4 threads (``--stages``), one per stage, enter
 results through the result service (``result_record``, what the API and the pages call after
 reading a request; not over HTTP, so the web server's time is not in the figures) as fast as the
 database takes them: every series of the open round 2-0, then wait for the next round and go on,
 until the Swiss of 16 players (4 rounds) is over. All stages are in one club, so every result also
-asks for the club's ratings. Measured: from the moment the round's deciding result is committed
+asks for the club's ratings; ``--history N`` gives that club N earlier Snapszer series first (built
+as benchmarks/club_ratings.py does), so each ratings recomputation takes seconds, as in a real club. Measured: from the moment the round's deciding result is committed
 (``result_record`` returned) to the round's ``published_at`` (set by the worker in the same
 transaction that publishes it), and the depth of each queue every 0.1 s.
 
@@ -123,7 +124,8 @@ def _purge() -> None:
             connection.default_channel.queue_purge(queue)
 
 
-def _stages(count: int, players: int) -> tuple[Any, list[int]]:
+def _stages(count: int, players: int, history: int) -> tuple[Any, list[int]]:
+    import random
     import secrets
 
     from django.contrib.auth import get_user_model
@@ -133,7 +135,12 @@ def _stages(count: int, players: int) -> tuple[Any, list[int]]:
     from tournaments.stages import stage_create
 
     organiser, _ = get_user_model().objects.get_or_create(username="bench-round-publish")
-    club = Club.objects.create(name="Round publish bench", slug=f"round-publish-{secrets.token_hex(4)}")
+    if history:  # a club with a past: each ratings recomputation reads and rewrites all of it
+        from benchmarks.club_ratings import build
+
+        club = build(200, history, random.Random(2026))
+    else:
+        club = Club.objects.create(name="Round publish bench", slug=f"round-publish-{secrets.token_hex(4)}")
     club.organisers.add(organiser)
     ids = []
     for number in range(count):
@@ -206,7 +213,7 @@ def _sample(stop: threading.Event, depths: list[tuple[float, int, int]], started
         stop.wait(0.1)
 
 
-def run_mode(mode: str, runs: int, stages: int, players: int) -> dict[str, Any]:
+def run_mode(mode: str, runs: int, stages: int, players: int, history: int = 0) -> dict[str, Any]:
     _setup(one_queue=mode == "one-queue")
     from django.core.management import call_command
     from tqdm import tqdm
@@ -219,7 +226,7 @@ def run_mode(mode: str, runs: int, stages: int, players: int) -> dict[str, Any]:
         with tempfile.TemporaryDirectory() as logs:
             workers = _workers(mode == "one-queue", Path(logs))
             time.sleep(4)  # the workers connect
-            user, stage_ids = _stages(stages, players)
+            user, stage_ids = _stages(stages, players, history)
             latencies: list[float] = []
             failures: list[str] = []
             depths: list[tuple[float, int, int]] = []
@@ -328,12 +335,18 @@ def main() -> None:
     parser.add_argument("--stages", type=int, default=4)
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--history",
+        type=int,
+        default=0,
+        help="earlier Snapszer series of the club (benchmarks/club_ratings.py)",
+    )
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--child-mode", choices=MODES, help=argparse.SUPPRESS)
     parser.add_argument("--svg", type=Path, default=SVG)
     args = parser.parse_args()
     if args.child_mode:
-        print(json.dumps(run_mode(args.child_mode, args.runs, args.stages, args.players)))
+        print(json.dumps(run_mode(args.child_mode, args.runs, args.stages, args.players, args.history)))
         return
 
     from rich.console import Console
@@ -344,7 +357,14 @@ def main() -> None:
         done = subprocess.run(
             [
                 *(sys.executable, __file__, "--child-mode", mode, "--runs", str(args.runs)),
-                *("--stages", str(args.stages), "--players", str(args.players)),
+                *(
+                    "--stages",
+                    str(args.stages),
+                    "--players",
+                    str(args.players),
+                    "--history",
+                    str(args.history),
+                ),
             ],
             cwd=ROOT,
             check=True,
@@ -352,7 +372,10 @@ def main() -> None:
             text=True,
         )
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    table = Table(title=f"Round publishing, {args.stages} stages of {args.players} at full speed")
+    table = Table(
+        title=f"Round publishing, {args.stages} stages of {args.players} at full speed, "
+        f"club history {args.history} series"
+    )
     for column in (
         "mode",
         "rounds",

@@ -207,6 +207,10 @@ class Stage(models.Model):
     # The results_version the last stage task (stages.stage_advance) read under the row lock: a
     # result's task sent for a version at or below it has nothing new to do (coalescing).
     advanced_version = models.PositiveIntegerField(default=0, editable=False)
+    # A stage task / a standings task has been sent and has not started yet: a result sends another
+    # only when not (set under the row lock with the result, cleared by the task when it starts).
+    advance_pending = models.BooleanField(default=False, editable=False)
+    standings_pending = models.BooleanField(default=False, editable=False)
     # Its series are played online (games/online/series.py): seated players get "Play".
     online_play = models.BooleanField(_("played online"), default=False)
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -502,13 +502,19 @@ def stage_advance(*, stage_id: int, version: int | None = None) -> Advance:
 
     ``version``: the ``results_version`` a result's task was sent for. A run that went through
     stamps ``advanced_version`` with the ``results_version`` it read under the lock (results are
-    written under the same lock, so it saw every one of them); a task sent for a version at or
-    below the stamp returns at once. A burst of results then costs a few runs instead of one each,
-    and the last result's task, sent after its commit, finds its version seen or runs. Tasks sent
-    for anything else (a withdrawal, a publish, the reconciler) carry no version and always run.
+    written under the same lock, so it saw every one of them). A result's task clears
+    ``advance_pending`` first (a result committed after that sends a task of its own), then returns
+    at once when the stamp is at the current ``results_version``: nothing came in since a run. Tasks
+    sent for anything else (a withdrawal, a publish, the reconciler) carry no version and always
+    run. A burst of results then costs a few runs instead of one each.
     """
-    if version is not None and Stage.objects.filter(pk=stage_id, advanced_version__gte=version).exists():
-        return Advance(skipped=True)
+    # Started: a result committed from now on sends a task of its own (it may not be read here).
+    Stage.objects.filter(pk=stage_id, advance_pending=True).update(advance_pending=False)
+    if (
+        version is not None
+        and Stage.objects.filter(pk=stage_id, advanced_version__gte=F("results_version")).exists()
+    ):
+        return Advance(skipped=True)  # an earlier run read every result there is
     with transaction.atomic():
         stage = stage_by_id(stage_id=stage_id, lock=True)
         if stage.status != Stage.Status.RUNNING:

@@ -199,16 +199,19 @@ def test_a_burst_of_results_is_advanced_and_ranked_once(
     computations.update(standings=0, ratings=0)
     results = _play_round(swiss, 1, referee, broker)
     assert results == 8
+    # The first result sent a stage task and a standings task; the other 7 found them waiting.
     queued = [task.name for task, _args in broker.queued]
-    assert queued.count("tournaments.tasks.stage_advance_task") == 8
-    assert queued.count("tournaments.tasks.stage_standings_recompute_task") == 8
+    assert queued == [
+        "tournaments.tasks.stage_advance_task",
+        "tournaments.tasks.stage_standings_recompute_task",
+    ]
 
     ran = broker.drain()
 
     advanced = [r for name, r in ran if name == "tournaments.tasks.stage_advance_task"]
-    # The first saw all 8 results and published round 2; the other 7 returned at once. (The one
-    # more run is the publish's own follow-up, sent without a version: walkovers in the new round.)
-    assert [r["skipped"] for r in advanced] == [False] + [True] * 7 + [False]
+    # The one sent saw all 8 results and published round 2. (The one more run is the publish's own
+    # follow-up, sent without a version: walkovers in the new round.)
+    assert [r["skipped"] for r in advanced] == [False, False]
     assert [r["published"] for r in advanced if r["published"]] == [[2]]
     assert computations["standings"] == 1
     assert computations["ratings"] == 1  # the one ratings request the stored standings made
@@ -248,10 +251,9 @@ def test_a_task_sent_for_a_newer_version_than_the_stored_one_runs(
     swiss.refresh_from_db()
     computations.update(standings=0)
     assert tasks.stage_standings_recompute_task(swiss.pk, swiss.results_version) is True
-    assert tasks.stage_advance_task(swiss.pk, swiss.results_version)["published"] == [2]
     assert tasks.stage_standings_recompute_task(swiss.pk, swiss.results_version) is False  # done
-    assert tasks.stage_advance_task(swiss.pk, swiss.results_version)["skipped"] is True
     assert computations["standings"] == 1
+    assert tasks.stage_advance_task(swiss.pk, swiss.results_version)["published"] == [2]
 
 
 @pytest.mark.django_db
@@ -328,3 +330,49 @@ def test_a_flood_of_ratings_tasks_does_not_hold_up_a_round(
         _purge(BACKGROUND)  # the rest of the flood would delay the next test's background tasks
     assert Round.objects.filter(stage=stage, number=2).exists(), "round 2 was not published"
     assert left > 0, "the round waited until the background queue had drained"
+
+
+@pytest.mark.django_db
+def test_a_result_sends_no_task_while_one_waits_and_a_lost_one_is_repaired_by_the_reconciler(
+    swiss: Stage, referee: Any, broker: Broker
+) -> None:
+    results = list(_results_of_round(swiss, 1))
+    series, game, result = results[0]
+    with broker.capture(execute=True):
+        record_result(user=referee, series_id=series.pk, game_number=game, result=result)
+    assert len(broker.queued) == 2
+    broker.queued.clear()  # both messages lost with the broker
+    for series, game, result in results[1:]:
+        with broker.capture(execute=True):
+            record_result(user=referee, series_id=series.pk, game_number=game, result=result)
+    assert broker.queued == []  # the stage's tasks are taken to be waiting
+    swiss.refresh_from_db()
+    assert (swiss.advance_pending, swiss.standings_pending) == (True, True)
+
+    with broker.capture(execute=True):
+        tasks.standings_reconcile_task()  # beat: the lagging standings, every running stage's advance
+    broker.drain()
+
+    swiss.refresh_from_db()
+    assert swiss.standings_version == swiss.results_version
+    assert Round.objects.filter(stage=swiss).count() == 2
+    assert (swiss.advance_pending, swiss.standings_pending) == (False, False)
+
+
+@pytest.mark.django_db
+def test_a_send_that_failed_leaves_the_next_result_to_send_again(
+    swiss: Stage, referee: Any, broker: Broker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (first, second, *_rest) = list(_results_of_round(swiss, 1))
+    with monkeypatch.context() as down:
+        down.setattr("snapleague.celery.enqueue", lambda *_args: False)  # the broker does not answer
+        with broker.capture(execute=True):
+            record_result(user=referee, series_id=first[0].pk, game_number=first[1], result=first[2])
+    swiss.refresh_from_db()
+    assert (swiss.advance_pending, swiss.standings_pending) == (False, False)
+    with broker.capture(execute=True):
+        record_result(user=referee, series_id=second[0].pk, game_number=second[1], result=second[2])
+    assert [task.name for task, _args in broker.queued] == [
+        "tournaments.tasks.stage_advance_task",
+        "tournaments.tasks.stage_standings_recompute_task",
+    ]
