@@ -204,8 +204,8 @@ class Stage(models.Model):
     # The results_version the stored standings were computed from.
     standings_version = models.PositiveIntegerField(default=0)
     standings_computed_at = models.DateTimeField(null=True, blank=True)
-    # The results_version the last stage task (stages.stage_advance) read under the row lock: a
-    # result's task sent for a version at or below it has nothing new to do (coalescing).
+    # The results_version the last stage task (stages.stage_advance) read under the row lock: while
+    # it is the current one, a result's stage task has nothing new to do (coalescing).
     advanced_version = models.PositiveIntegerField(default=0, editable=False)
     # A stage task / a standings task has been sent and has not started yet: a result sends another
     # only when not (set under the row lock with the result, cleared by the task when it starts).
