@@ -318,7 +318,7 @@ class App:
         return done.stdout
 
     def all_pids(self) -> list[int]:
-        groups = {pid for name in ("web", "worker", "beat") for pid in self.pids(name)}
+        groups = {pid for name in ("web", "worker", "background", "beat") for pid in self.pids(name)}
         found = [pid for pgid, pids in process_groups().items() if pgid in groups for pid in pids]
         return found + ([self.process.pid] if self.process and self.process.poll() is None else [])
 

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 import dj_database_url
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -351,12 +352,38 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # A Redis that does not answer fails a publish within seconds (the request still succeeds and the
     # reconciler sends the work later: snapleague.celery.enqueue) instead of hanging the request.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 3}
+    # "priority": a worker that consumes several queues (-Q stages,background) takes from the first
+    # listed that has a message, not in turn from each (kombu's default round robin).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": 3600,
+        "socket_connect_timeout": 3,
+        "queue_order_strategy": "priority",
+    }
 CELERY_TASK_IGNORE_RESULT = True  # tasks write their results to the database
 CELERY_TASK_ALWAYS_EAGER = get_bool_from_env("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for another: tasks are idempotent
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Two queues (docs/reliability.md, "Queues"): ``stages`` holds what a round's publishing waits for
+# (the stage task and the standings), ``background`` everything else (ratings, webhook deliveries,
+# game analysis, the beat jobs). Each has a worker of its own (snapleague/supervise.py, deploy/), so
+# a long ratings recomputation or a slow webhook receiver never holds up a round. A task with no
+# route goes to ``background``. SNAPLEAGUE_ONE_QUEUE=1 sends everything to one queue, as before
+# (only to compare, benchmarks/round_publish.py --one-queue).
+CELERY_STAGES_QUEUE = "stages"
+CELERY_BACKGROUND_QUEUE = "background"
+CELERY_TASK_DEFAULT_QUEUE = CELERY_BACKGROUND_QUEUE
+# A worker started without --queues consumes both (stages first on Redis): an old process layout
+# keeps working, only without the separation.
+CELERY_TASK_QUEUES = (Queue(CELERY_STAGES_QUEUE), Queue(CELERY_BACKGROUND_QUEUE))
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = (
+    {}
+    if get_bool_from_env("SNAPLEAGUE_ONE_QUEUE", False)
+    else {
+        "tournaments.tasks.stage_advance_task": {"queue": CELERY_STAGES_QUEUE},
+        "tournaments.tasks.stage_standings_recompute_task": {"queue": CELERY_STAGES_QUEUE},
+    }
+)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 STANDINGS_RECONCILE_SECONDS = float(os.environ.get("STANDINGS_RECONCILE_SECONDS", "30"))
 

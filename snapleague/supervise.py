@@ -1,4 +1,5 @@
-"""The process supervisor ``bin/run`` starts: the web server, the Celery worker and Celery beat.
+"""The process supervisor ``bin/run`` starts: the web server, the two Celery workers (the ``stages``
+queue and the ``background`` queue) and Celery beat.
 
     python -m snapleague.supervise [--host H] [--port P] [--banner TEXT]
     python -m snapleague.supervise --child NAME=COMMAND ...   (any processes; the tests use this)
@@ -244,7 +245,11 @@ class ConfigurationError(Exception):
 
 
 def snapleague_children(env: dict[str, str], *, host: str, port: int, var_dir: Path) -> list[Child]:
-    """The web server, the worker and beat, as ``bin/run`` starts them.
+    """The web server, the two workers and beat, as ``bin/run`` starts them.
+
+    The ``worker`` consumes the ``stages`` queue (``WORKER_CONCURRENCY`` processes, 2 by default),
+    ``background`` the ``background`` queue (``BACKGROUND_CONCURRENCY``, 1): see settings.py's
+    ``CELERY_TASK_ROUTES``.
 
     ``WEB_CONCURRENCY`` (1 by default) web processes: more than one needs ``CHANNEL_LAYER_URL``
     (Redis), because online play sends a game's messages between the processes its players are
@@ -289,10 +294,32 @@ def snapleague_children(env: dict[str, str], *, host: str, port: int, var_dir: P
     celery = [python, "-m", "celery", "-A", "snapleague"]
     return [
         Child("web", uvicorn, env=env),
+        # Two workers (docs/reliability.md, "Queues"): the stage tasks and standings that publish
+        # rounds never wait behind ratings, webhook deliveries or game analysis.
         Child(
             "worker",
-            [*celery, "worker", "--loglevel=INFO", f"--concurrency={env.get('WORKER_CONCURRENCY') or '2'}"],
+            [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "--queues=stages",
+                "--hostname=stages@%h",
+                f"--concurrency={env.get('WORKER_CONCURRENCY') or '2'}",
+            ],
             log=var_dir / "worker.log",
+            env=env,
+        ),
+        Child(
+            "background",
+            [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "--queues=background",
+                "--hostname=background@%h",
+                f"--concurrency={env.get('BACKGROUND_CONCURRENCY') or '1'}",
+            ],
+            log=var_dir / "background.log",
             env=env,
         ),
         Child(

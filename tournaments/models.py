@@ -209,6 +209,13 @@ class Stage(models.Model):
     # The results_version the stored standings were computed from.
     standings_version = models.PositiveIntegerField(default=0)
     standings_computed_at = models.DateTimeField(null=True, blank=True)
+    # The results_version the last stage task (stages.stage_advance) read under the row lock: while
+    # it is the current one, a result's stage task has nothing new to do (coalescing).
+    advanced_version = models.PositiveIntegerField(default=0, editable=False)
+    # A stage task / a standings task has been sent and has not started yet: a result sends another
+    # only when not (set under the row lock with the result, cleared by the task when it starts).
+    advance_pending = models.BooleanField(default=False, editable=False)
+    standings_pending = models.BooleanField(default=False, editable=False)
     # Its series are played online (games/online/series.py): seated players get "Play".
     online_play = models.BooleanField(_("played online"), default=False)
 
@@ -628,6 +635,9 @@ class ClubRatings(models.Model):
     club = models.OneToOneField(Club, on_delete=models.CASCADE, primary_key=True, related_name="rating_stamp")
     versions = models.JSONField(default=dict)
     computed_at = models.DateTimeField(null=True, blank=True)
+    # Raised by every request for a recomputation; a task sent with an older number returns at once
+    # (ratings/services.py, club_ratings_ticket).
+    requested = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name_plural = _("club ratings")

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -526,8 +526,10 @@ def _publish(
         # A draft starts; a finished tournament given another stage runs again.
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-    stage_id = stage.pk
-    transaction.on_commit(lambda: (_enqueue_standings(stage_id), _enqueue_advance(stage_id)))
+    stage_id, version = stage.pk, stage.results_version
+    # The standings for this version (a run that already read it makes this one return at once); the
+    # stage task always (a withdrawn player in the new round leaves a walkover to decide).
+    transaction.on_commit(lambda: (_enqueue_standings(stage_id, version), _enqueue_advance(stage_id)))
     # Into the tournament's sessions that plan rounds, after the commit: scheduling locks sessions,
     # and a session is always locked before a stage (the check-in close), never after.
     transaction.on_commit(lambda: _schedule_into_sessions(round_ids), robust=True)
@@ -604,20 +606,37 @@ class Advance:
     flagged: tuple[str, ...] = ()
     due_for_review: bool = False
     problem: str = ""
+    skipped: bool = False  # an earlier run had seen the results this one was sent for
 
 
-def stage_advance(*, stage_id: int) -> Advance:
+def stage_advance(*, stage_id: int, version: int | None = None) -> Advance:
     """Bring a running stage up to date with its results: decide the series a withdrawal leaves
     without opponents, flag the series a correction changed the pairing of, publish the rounds due
     (when the stage publishes automatically) and finish the stage after its last round.
 
     Idempotent: under the stage's row lock, and the format returns only rounds after the published
     ones; safe twice, in parallel and after a crash.
+
+    ``version``: the ``results_version`` a result's task was sent for. A run that went through
+    stamps ``advanced_version`` with the ``results_version`` it read under the lock (results are
+    written under the same lock, so it saw every one of them). A result's task clears
+    ``advance_pending`` first (a result committed after that sends a task of its own), then returns
+    at once when the stamp is at the current ``results_version``: nothing came in since a run. Tasks
+    sent for anything else (a withdrawal, a publish, the reconciler) carry no version and always
+    run. A burst of results then costs a few runs instead of one each.
     """
+    # Started: a result committed from now on sends a task of its own (it may not be read here).
+    Stage.objects.filter(pk=stage_id, advance_pending=True).update(advance_pending=False)
+    if (
+        version is not None
+        and Stage.objects.filter(pk=stage_id, advanced_version__gte=F("results_version")).exists()
+    ):
+        return Advance(skipped=True)  # an earlier run read every result there is
     with transaction.atomic():
         stage = stage_by_id(stage_id=stage_id, lock=True)
         if stage.status != Stage.Status.RUNNING:
             return Advance(finished=stage.status == Stage.Status.FINISHED)
+        seen = stage.results_version
         fmt = format_for(stage.format)
         state = stage_state(stage)
         try:
@@ -640,6 +659,7 @@ def stage_advance(*, stage_id: int) -> Advance:
             stage.status = Stage.Status.FINISHED
             stage.save(update_fields=["status"])
             _tournament_finish_if_done(stage.tournament)
+        Stage.objects.filter(pk=stage_id, advanced_version__lt=seen).update(advanced_version=seen)
         return Advance(published=published, finished=finished, flagged=flagged, due_for_review=bool(due))
 
 
@@ -709,11 +729,13 @@ def _flags_store(stage: Stage, fmt: Format, state: StageState) -> tuple[str, ...
     return tuple(sorted(flagged))
 
 
-def _enqueue_standings(stage_id: int) -> None:
+def _enqueue_standings(stage_id: int, version: int | None = None) -> None:
     from snapleague.celery import enqueue
     from tournaments.tasks import stage_standings_recompute_task
 
-    enqueue(stage_standings_recompute_task, stage_id)  # a broker that is down: the reconciler sends it
+    # ``version``: the results_version committed (coalescing); a broker that is down: the reconciler
+    # sends it later.
+    enqueue(stage_standings_recompute_task, stage_id, version)
 
 
 def stages_due() -> list[int]:

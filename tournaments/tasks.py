@@ -15,22 +15,27 @@ from tournaments.webhooks.services import webhook_deliveries_reconcile, webhook_
 
 
 @shared_task(name="tournaments.tasks.stage_standings_recompute_task")
-def stage_standings_recompute_task(stage_id: int) -> bool:
-    return stage_standings_recompute(stage_id=stage_id)
+def stage_standings_recompute_task(stage_id: int, version: int | None = None) -> bool:
+    """The stage's standings; ``version``: the results_version it was sent for (a task that finds
+    it stored already returns at once; docs/reliability.md, "Queues")."""
+    return stage_standings_recompute(stage_id=stage_id, version=version)
 
 
 @shared_task(name="tournaments.tasks.club_ratings_recompute_task")
-def club_ratings_recompute_task(club_id: int) -> bool:
-    """A club's ratings from its whole result history, stored if still current (docs/ratings.md)."""
-    return club_ratings_recompute(club_id=club_id)
+def club_ratings_recompute_task(club_id: int, ticket: int | None = None) -> bool:
+    """A club's ratings from its whole result history, stored if still current (docs/ratings.md);
+    returns at once when a newer request (``ticket``) was sent after this one."""
+    return club_ratings_recompute(club_id=club_id, ticket=ticket)
 
 
 @shared_task(name="tournaments.tasks.stage_advance_task")
-def stage_advance_task(stage_id: int) -> dict[str, object]:
+def stage_advance_task(stage_id: int, version: int | None = None) -> dict[str, object]:
     """The stage task: after a result (or a withdrawal, a forfeit, a publish) publish the rounds
-    due, flag what a correction changed, finish the stage after its last round."""
-    outcome = stage_advance(stage_id=stage_id)
+    due, flag what a correction changed, finish the stage after its last round. ``version``: the
+    results_version a result's task was sent for (seen already by an earlier run: returns at once)."""
+    outcome = stage_advance(stage_id=stage_id, version=version)
     return {
+        "skipped": outcome.skipped,
         "published": list(outcome.published),
         "finished": outcome.finished,
         "flagged": list(outcome.flagged),

@@ -81,7 +81,7 @@ def bin_run(tmp_path: Path) -> Iterator[BinRun]:
         assert run.process.poll() is None, run.log
         yield run
     finally:
-        groups = [pid for name in ("web", "worker", "beat") for pid in run.pids(name)]
+        groups = [pid for name in ("web", "worker", "background", "beat") for pid in run.pids(name)]
         if run.process.poll() is None:
             run.process.send_signal(signal.SIGTERM)
             try:
@@ -126,7 +126,7 @@ def test_bin_run_restarts_a_killed_worker_and_stops_everything(bin_run: BinRun) 
     assert standings["results_version"] == standings["standings_version"]
     assert "web" in bin_run.log and len(bin_run.pids("web")) == 1, "the web server was not restarted"
 
-    groups = [pid for name in ("web", "worker", "beat") for pid in bin_run.pids(name)]
+    groups = [pid for name in ("web", "worker", "background", "beat") for pid in bin_run.pids(name)]
     bin_run.process.send_signal(signal.SIGTERM)  # then SIGTERM stops everything
 
     assert bin_run.process.wait(timeout=30) == 0

@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from snapleague.supervise import WS_MAX_SIZE, ConfigurationError, describe_status, snapleague_children
+from snapleague.supervise import (
+    WS_MAX_SIZE,
+    Child,
+    ConfigurationError,
+    describe_status,
+    snapleague_children,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -175,7 +181,7 @@ def test_more_web_processes_need_a_redis_channel_layer(tmp_path: Path) -> None:
     with pytest.raises(ConfigurationError, match="whole number"):
         snapleague_children({"WEB_CONCURRENCY": "many"}, host="127.0.0.1", port=8000, var_dir=tmp_path)
 
-    web, worker, beat = snapleague_children(
+    web, worker, _background, beat = snapleague_children(
         {"WEB_CONCURRENCY": "3", "CHANNEL_LAYER_URL": "redis://127.0.0.1:6379/1"},
         host="127.0.0.1",
         port=8000,
@@ -188,7 +194,7 @@ def test_more_web_processes_need_a_redis_channel_layer(tmp_path: Path) -> None:
 
 
 def test_one_web_process_by_default(tmp_path: Path) -> None:
-    web, _worker, _beat = snapleague_children({}, host="127.0.0.1", port=8000, var_dir=tmp_path)
+    web, _worker, _background, _beat = snapleague_children({}, host="127.0.0.1", port=8000, var_dir=tmp_path)
     assert "--workers" not in web.argv
 
 
@@ -216,3 +222,22 @@ def test_a_program_that_cannot_be_started_is_tried_again_and_the_rest_runs(
     wait_until(lambda: run.log.count("could not start missing") >= 3, what="three attempts")
     assert run.process.poll() is None and len(run.pids("a")) == 1
     assert "trying again in 0.1 s" in run.log and "trying again in 0.2 s" in run.log
+
+
+def test_the_workers_consume_every_queue_a_task_is_routed_to_the_stages_one_alone(tmp_path: Path) -> None:
+    """bin/run's workers between them consume every queue a task can land in, and the stages
+    queue has a worker of its own: a flood of background work cannot hold up a round."""
+    from django.conf import settings
+
+    _web, worker, background, _beat = snapleague_children({}, host="127.0.0.1", port=8000, var_dir=tmp_path)
+
+    def queues(child: Child) -> set[str]:
+        (arg,) = [a for a in child.argv if a.startswith("--queues=")]
+        return set(arg.removeprefix("--queues=").split(","))
+
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    assert queues(worker) == {settings.CELERY_STAGES_QUEUE}
+    assert queues(background) == {settings.CELERY_BACKGROUND_QUEUE}
+    assert routed | {settings.CELERY_TASK_DEFAULT_QUEUE} <= queues(worker) | queues(background)
+    hostnames = {a for c in (worker, background) for a in c.argv if a.startswith("--hostname=")}
+    assert len(hostnames) == 2  # two nodes on one machine need distinct names

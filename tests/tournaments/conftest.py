@@ -69,11 +69,11 @@ def _database_url() -> str:
 @pytest.fixture
 def start_worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
     """Starts real Celery worker subprocesses against the configured broker and the test database
-    (``beat=True``: with beat, its reconciler every second); all are stopped at the end. Tasks stop
-    running eagerly in this process."""
+    (``beat=True``: with beat, its reconciler every second; ``queues``: the queues it consumes, both
+    by default); all are stopped at the end. Tasks stop running eagerly in this process."""
     started: list[tuple[subprocess.Popen[bytes], Path]] = []
 
-    def start(*, beat: bool = False) -> subprocess.Popen[bytes]:
+    def start(*, beat: bool = False, queues: str = "stages,background") -> subprocess.Popen[bytes]:
         env = {
             **os.environ,
             "DATABASE_URL": _database_url(),
@@ -97,6 +97,8 @@ def start_worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[byte
                     "--without-gossip",
                     "--without-mingle",
                     "--without-heartbeat",
+                    f"--queues={queues}",  # both by default, as bin/run's two workers together
+                    f"--hostname=w{len(started)}-{os.getpid()}@%h",
                     *beat_args,
                 ],
                 cwd=ROOT,

@@ -136,7 +136,7 @@ def test_20_stage_tasks_at_once_publish_the_next_round_once(
     stage = stage_create(user=organiser, tournament=tournament, name="Swiss", format="swiss")
     stage_round_publish(user=organiser, stage_id=stage.pk)
     # The results' own stage tasks are lost (they would run inline on commit): 20 run at once instead.
-    monkeypatch.setattr("tournaments.results.services._enqueue_standings", lambda stage_id: None)
+    monkeypatch.setattr("tournaments.results.services._enqueue_standings", lambda *_args, **_kwargs: None)
     for series in Series.objects.filter(stage=stage):
         a, b = (s.player for s in series.seats.order_by("seat"))
         for number in (1, 2):

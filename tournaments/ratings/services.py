@@ -15,7 +15,7 @@ from collections import defaultdict
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import IntegerField, Value
+from django.db.models import F, IntegerField, Value
 from django.utils import timezone
 
 from games.engine.protocol import GameKind
@@ -71,7 +71,23 @@ def _enqueue(club_id: int) -> None:
     from snapleague.celery import enqueue
     from tournaments.tasks import club_ratings_recompute_task  # tasks import this module
 
-    enqueue(club_ratings_recompute_task, club_id)
+    ticket = club_ratings_ticket(club_id=club_id)
+    if ticket is not None:
+        enqueue(club_ratings_recompute_task, club_id, ticket)
+
+
+def club_ratings_ticket(*, club_id: int) -> int | None:
+    """The number of this request for the club's recomputation (``ClubRatings.requested`` + 1,
+    committed before its task is sent); ``None`` when the club is gone. A task whose ticket is no
+    longer the newest returns at once: the newer one, sent after it, does the work (coalescing, so a
+    burst of results costs one recomputation of the newest versions, not one each)."""
+    with transaction.atomic():
+        if not Club.objects.filter(pk=club_id).exists():
+            return None
+        ClubRatings.objects.get_or_create(club_id=club_id)
+        ClubRatings.objects.filter(club_id=club_id).update(requested=F("requested") + 1)
+        # The UPDATE holds the row until the commit: this reads our own number.
+        return ClubRatings.objects.values_list("requested", flat=True).get(club_id=club_id)
 
 
 def _when(published_at: datetime | None) -> tuple[float, str]:
@@ -244,9 +260,14 @@ def _rows(
     return ratings, points
 
 
-def club_ratings_recompute(*, club_id: int) -> bool:
+def club_ratings_recompute(*, club_id: int, ticket: int | None = None) -> bool:
     """Recompute the club's ratings from its confirmed results and store them if the versions
-    read are still current and not stored already. Returns whether it stored anything."""
+    read are still current and not stored already. Returns whether it stored anything.
+
+    ``ticket`` (:func:`club_ratings_ticket`): when a newer request for the club was made since,
+    return at once; its own task comes after this one. The reconciler's tasks carry none."""
+    if ticket is not None and ClubRatings.objects.filter(club_id=club_id, requested__gt=ticket).exists():
+        return False
     versions = club_results_versions(club_id=club_id)
     stored = ClubRatings.objects.filter(club_id=club_id).values_list("versions", flat=True).first()
     if stored == versions:

@@ -303,15 +303,27 @@ def do_result_record(plan: ResultPlan) -> GameResult:
             reason=plan.reason,
         )
     _series_store(plan.series, plan.after)
-    Stage.objects.filter(pk=plan.stage_id).update(results_version=plan.results_version + 1)
+    # Under the stage's row lock (_write): a task already sent and not started yet will read this
+    # result, so only a stage without one sends it (docs/reliability.md, "Queues").
+    advance_sent, standings_sent = (
+        Stage.objects.filter(pk=plan.stage_id).values_list("advance_pending", "standings_pending").get()
+    )
+    Stage.objects.filter(pk=plan.stage_id).update(
+        results_version=plan.results_version + 1, advance_pending=True, standings_pending=True
+    )
     # The outbox: a delivery for each endpoint that wants it, in this transaction (docs/webhooks.md).
     webhook_event_emit(
         WebhookEvent.RESULT_CONFIRMED,
         club_id=plan.series.stage.tournament.club_id,
         data=lambda: result_confirmed_data(record.pk),
     )
-    stage_id = plan.stage_id
-    transaction.on_commit(lambda: _enqueue_standings(stage_id))
+    stage_id, version = plan.stage_id, plan.results_version + 1
+    if not (advance_sent and standings_sent):
+        transaction.on_commit(
+            lambda: _enqueue_standings(
+                stage_id, version, advance=not advance_sent, standings=not standings_sent
+            )
+        )
     return record
 
 
@@ -339,15 +351,21 @@ def _series_store(series: Series, after: outcomes.SeriesView) -> None:
     series.save(update_fields=["status", "placings", "decided_at"])
 
 
-def _enqueue_standings(stage_id: int) -> None:
-    """The standings, then the stage task (the next round, flags after a correction)."""
+def _enqueue_standings(stage_id: int, version: int, *, advance: bool = True, standings: bool = True) -> None:
+    """The stage task (the next round, flags after a correction), then the standings, each unless
+    one is already waiting (it will read this result), for the ``results_version`` this result
+    committed (docs/reliability.md, "Queues")."""
     from snapleague.celery import enqueue
     from tournaments.tasks import stage_advance_task, stage_standings_recompute_task
 
     # A broker that is down must not fail a result that is already committed: enqueue logs it and
-    # the beat reconciler sends the work once the broker is back.
-    if enqueue(stage_standings_recompute_task, stage_id):
-        enqueue(stage_advance_task, stage_id)
+    # the beat reconciler sends the work once the broker is back. The flags go down with a failed
+    # send, so the next result tries again instead of waiting for the reconciler.
+    if advance and not enqueue(stage_advance_task, stage_id, version):
+        Stage.objects.filter(pk=stage_id).update(advance_pending=False, standings_pending=False)
+        return
+    if standings and not enqueue(stage_standings_recompute_task, stage_id, version):
+        Stage.objects.filter(pk=stage_id).update(standings_pending=False)
 
 
 # --- The service --------------------------------------------------------------------------------
