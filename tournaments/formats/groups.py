@@ -144,6 +144,7 @@ class GroupsPlayoff(BracketFormat):
     double_elimination), ``third_place``, ``grand_final_reset``, ``bye``, ``seeding``."""
 
     key = FormatKey.GROUPS_PLAYOFF
+    finish_first = True  # the playoff's bracket first; the groups' players after, by the chain
     SPECS: dict[str, OptionSpec] = {
         "group_size": Whole(4, 3, 16),
         "group_format": Choice("round_robin", ("round_robin", "swiss")),
@@ -351,6 +352,7 @@ class GroupsPlayoff(BracketFormat):
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         by_game = Tiebreak.PLACING_SUM if game is GameKind.SNAP else Tiebreak.GAME_POINT_DIFFERENCE
         return (
+            Tiebreak.FINISH,
             Tiebreak.DEPTH,
             Tiebreak.SERIES_WON,
             Tiebreak.BUCHHOLZ,
