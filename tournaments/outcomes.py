@@ -199,6 +199,8 @@ def standing_lines(standings: pure_standings.Standings, group: int) -> list[Stan
         values.update(
             series_played=row.series_played, series_in_progress=row.series_in_progress, byes=row.byes
         )
+        if row.finish_how is not None:  # the "why below" of a bracket's standings (docs/formats.md)
+            values.update(finish_how=str(row.finish_how), finish_round=row.finish_round)
         lines.append(
             StandingLine(
                 group=group,
@@ -255,10 +257,10 @@ def _stage_standings(stage: Stage) -> list[StandingLine]:
         series__stage=stage, series__walkover=False
     ).values_list("series_id", "seat", "player_id"):
         seats_by_series.setdefault(series_id, []).append((seat, player_id))
-    for series_id, table, series_format, seed, status, placings, round_number in (
+    for series_id, table, series_format, seed, status, placings, round_number, phase in (
         Series.objects.filter(stage=stage, walkover=False)
         .order_by("round__number", "table")
-        .values_list("pk", "table", "format", "seed", "status", "placings", "round__number")
+        .values_list("pk", "table", "format", "seed", "status", "placings", "round__number", "phase")
     ):
         seats = sorted(seats_by_series.get(series_id, []))
         if len(seats) < 2:
@@ -285,6 +287,7 @@ def _stage_standings(stage: Stage) -> list[StandingLine]:
                     seed=seed,
                     result=tuple(placings.get(str(p)) for p in player_ids) if decided_without_games else None,
                     round=round_number,
+                    phase=phase,
                 ),
             )
         )

@@ -492,12 +492,16 @@ class StandingsPage:
 
 def standings_chain(stage: Stage) -> list[str]:
     """The tiebreak names of ``stage``'s standings, in order (JSON keeps no order on PostgreSQL)."""
-    if stage.tiebreaks:
-        return [str(t) for t in stage.tiebreaks]
     from tournaments.formats.registry import format_for
 
+    fmt = format_for(stage.format)
     game = GameKind(stage.tournament.game)
-    return [str(t) for t in format_for(stage.format).default_tiebreaks(game, stage.options)]
+    chain_of = getattr(fmt, "standings_chain", None)  # a bracket's finish first (docs/formats.md)
+    if callable(chain_of):
+        return [str(t) for t in chain_of(game, stage.options, tuple(stage.tiebreaks or ()))]
+    if stage.tiebreaks:
+        return [str(t) for t in stage.tiebreaks]
+    return [str(t) for t in fmt.default_tiebreaks(game, stage.options)]
 
 
 def stage_standings_page_get(*, user: AnyUser, stage_id: int) -> StandingsPage:

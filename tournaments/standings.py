@@ -67,6 +67,9 @@ class Tiebreak(StrEnum):
     AVERAGE_PLACING = "average_placing"  # lower is better
     TABLE_MATES_POINTS = "table_mates_points"  # free-for-all Buchholz
     DEPTH = "depth"  # depth of elimination: the last stage round reached
+    # An elimination stage's place by its bracket (champion 1, runner-up 2 …; lower is better):
+    # bracket formats put it first, whatever the organiser lists (docs/formats.md).
+    FINISH = "finish"
 
     @property
     def higher_is_better(self) -> bool:
@@ -75,7 +78,22 @@ class Tiebreak(StrEnum):
             Tiebreak.PLACING_SUM,
             Tiebreak.COIN_FLIP,
             Tiebreak.AVERAGE_PLACING,
+            Tiebreak.FINISH,
         )
+
+
+# The phases of a bracket (tournaments.formats.base.Phase values; this module cannot import it):
+# a player's finish is read from the last of these series they played.
+BRACKET_PHASES = frozenset({"winners", "losers", "third_place", "grand_final", "grand_final_reset", "final"})
+THIRD_PLACE_PHASE = "third_place"
+
+
+class FinishHow(StrEnum):
+    """How a player's bracket ended (or stands), for the "why below" of a standings page."""
+
+    IN = "in"  # won their last series: the champion, or still in
+    OUT = "out"  # lost (or forfeited) their last series: eliminated in its round
+    THIRD_PLACE = "third_place"  # their last series was the third-place series
 
 
 class ByeScore(StrEnum):
@@ -143,6 +161,8 @@ class SeriesRecord:
     forfeit, a walkover, a result recorded without games): a placing per seat in competition
     ranking, ``None`` for a player who did not play (a forfeit: placed last, no points); the games
     given still count for the game tiebreaks. ``round`` is the stage round (depth of elimination).
+    ``phase`` is the series' phase in its format (a ``Phase`` value): the bracket phases
+    (:data:`BRACKET_PHASES`) give the finish.
     """
 
     seats: tuple[PlayerId, ...]
@@ -151,12 +171,16 @@ class SeriesRecord:
     seed: str | None = None
     result: tuple[int | None, ...] | None = None
     round: int = 0
+    phase: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
     """One player's line. ``values`` pairs each tiebreak of the chain (in chain order) with this
-    player's value; head-to-head is None where it was not applied to the player."""
+    player's value; head-to-head is None where it was not applied to the player. ``finish_how`` and
+    ``finish_round``: with the finish in the chain, how the player's bracket ended and the stage
+    round of their last bracket series (None for a player who played none: out before the bracket).
+    """
 
     player: PlayerId
     rank: int
@@ -164,6 +188,8 @@ class StandingRow:
     series_played: int
     series_in_progress: int
     byes: int
+    finish_how: FinishHow | None = None
+    finish_round: int | None = None
 
     def values_dict(self) -> dict[str, TiebreakValue]:
         """``{tiebreak name: value}`` in chain order, ready to store as JSON."""
@@ -277,6 +303,13 @@ def stage_standings(
       Sonneborn-Berger: the same over the opponents finished above (½ for those level);
       table-mates' points: the sum of the placement points of every table-mate of each decided series;
     - depth: the last stage round (``SeriesRecord.round``) the player had a series in;
+    - finish (bracket stages): the player's place by the bracket, from the last series of a bracket
+      phase they played (:data:`BRACKET_PHASES`): a later stage round is better; in the same round
+      any series is better than the third-place series; then the place in that series (a forfeit
+      last, an undecided series as first: still in). So the champion is 1st, the runner-up 2nd, the
+      third-place series' winner 3rd and loser 4th, then everyone by the round they went out in.
+      Players level on that share the finish (competition ranking); players without a bracket
+      series (out in the groups) share the place after all of them;
     - head-to-head: when every series is two-seat, series won among the tied players if each pair of
       them met equally often (as round robin); otherwise how often each finished ahead of another
       tied player in the games they played together;
@@ -359,6 +392,7 @@ def _stage_rank(
     decided: list[_Decided] = []
     in_progress: Counter[PlayerId] = Counter()
     depth: Counter[PlayerId] = Counter()
+    last_bracket: dict[PlayerId, tuple[tuple[int, int, int], FinishHow, int]] = {}
     for index, record in enumerate(records):
         check(index, record)
         for player in record.seats:
@@ -368,6 +402,12 @@ def _stage_rank(
             in_progress.update(record.seats)
         else:
             decided.append(outcome)
+        if record.phase in BRACKET_PHASES:
+            for seat, player in enumerate(record.seats):
+                entry = _bracket_exit(record, seat, outcome)
+                if player not in last_bracket or entry[0] > last_bracket[player][0]:
+                    last_bracket[player] = entry
+    finish = _finish_places(players, last_bracket) if Tiebreak.FINISH in tiebreaks else {}
 
     series_won: dict[PlayerId, float] = {p: bye_counts[p] * bye_score.points for p in players}
     games_won: Counter[PlayerId] = Counter()
@@ -426,6 +466,7 @@ def _stage_rank(
         Tiebreak.AVERAGE_PLACING: lambda p: sum(places[p]) / len(places[p]) if places[p] else None,
         Tiebreak.TABLE_MATES_POINTS: lambda p: mates_points[p],
         Tiebreak.DEPTH: lambda p: depth[p],
+        Tiebreak.FINISH: lambda p: finish[p],
     }
     two_seats = all(len(outcome.record.seats) == 2 for outcome in decided)
     # Indexes for head-to-head, which runs once per tied group: two seats, meetings and outright
@@ -467,13 +508,44 @@ def _stage_rank(
                         ahead[a if pa < pb else b] += 1
         return {p: ahead[p] for p in group}
 
+    def note(p: PlayerId) -> tuple[FinishHow | None, int | None]:
+        if Tiebreak.FINISH not in tiebreaks or p not in last_bracket:
+            return None, None
+        _key, how, round_number = last_bracket[p]
+        return how, round_number
+
     return _rank(
         players,
         tiebreaks,
         own,
         head_to_head,
         extra=lambda p: (played[p], in_progress[p], bye_counts[p]),
+        note=note,
     )
+
+
+def _bracket_exit(
+    record: SeriesRecord, seat: int, outcome: _Decided | None
+) -> tuple[tuple[int, int, int], FinishHow, int]:
+    """How far a bracket series takes the player in ``seat``: the sort key (its round, 1 unless it
+    is the third-place series, minus the place: higher is better), how it ended, and its round."""
+    place = 1 if outcome is None else _rank_key(outcome.placings[seat], len(record.seats))
+    third = record.phase == THIRD_PLACE_PHASE
+    how = FinishHow.THIRD_PLACE if third else (FinishHow.IN if place == 1 else FinishHow.OUT)
+    return (record.round, 0 if third else 1, -place), how, record.round
+
+
+def _finish_places(
+    players: Sequence[PlayerId], last: dict[PlayerId, tuple[tuple[int, int, int], FinishHow, int]]
+) -> dict[PlayerId, TiebreakValue]:
+    """Each player's finish: competition ranking by the bracket key, best first; a player without a
+    bracket series after all who had one."""
+    keys = sorted((entry[0] for entry in last.values()), reverse=True)
+    first_at: dict[tuple[int, int, int], int] = {}
+    for index, key in enumerate(keys, start=1):
+        first_at.setdefault(key, index)
+    after = len(keys) + 1
+    return {p: first_at[last[p][0]] if p in last else after for p in players}
 
 
 def _decided(record: SeriesRecord, game: GameKind, index: int) -> _Decided | None:
@@ -570,6 +642,7 @@ def _rank(
     head_to_head: Callable[[Sequence[PlayerId]], dict[PlayerId, TiebreakValue] | None],
     *,
     extra: Callable[[PlayerId], tuple[int, int, int]],
+    note: Callable[[PlayerId], tuple[FinishHow | None, int | None]] | None = None,
 ) -> Standings:
     values: dict[PlayerId, dict[Tiebreak, TiebreakValue]] = {
         p: {tb: (None if tb is Tiebreak.HEAD_TO_HEAD else own[tb](p)) for tb in chain} for p in players
@@ -595,6 +668,7 @@ def _rank(
         rank = len(rows) + 1
         for p in group:
             played, in_progress, byes = extra(p)
+            how, finish_round = note(p) if note is not None else (None, None)
             rows.append(
                 StandingRow(
                     player=p,
@@ -603,6 +677,8 @@ def _rank(
                     series_played=played,
                     series_in_progress=in_progress,
                     byes=byes,
+                    finish_how=how,
+                    finish_round=finish_round,
                 )
             )
     separated_by = tuple(

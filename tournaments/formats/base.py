@@ -286,9 +286,13 @@ class Format(Protocol):
 
 class StageWideStandings:
     """One table of the whole stage by the catalogue's tiebreaks (every format but round robin),
-    and the options of the format's ``SPECS``."""
+    and the options of the format's ``SPECS``. A format with ``finish_first`` (single and double
+    elimination, groups → playoff) ranks by its bracket first: the finish
+    (:data:`~tournaments.standings.Tiebreak.FINISH`) leads the chain, whatever the organiser lists,
+    so their tiebreaks only order players who went out in the same round."""
 
     SPECS: dict[str, OptionSpec]
+    finish_first: bool = False
 
     def option_specs(self, game: GameKind) -> Mapping[str, OptionSpec]:
         return self.SPECS
@@ -298,7 +302,17 @@ class StageWideStandings:
 
     def tiebreak_choices(self, game: GameKind, options: Mapping[str, object]) -> frozenset[Tiebreak]:
         wrong_game = Tiebreak.GAME_POINT_DIFFERENCE if game is GameKind.SNAP else Tiebreak.PLACING_SUM
-        return STAGE_TIEBREAKS - {wrong_game}
+        return STAGE_TIEBREAKS - {wrong_game} - (set() if self.finish_first else {Tiebreak.FINISH})
+
+    def standings_chain(
+        self, game: GameKind, options: Mapping[str, object], chain: Sequence[Tiebreak | str]
+    ) -> tuple[Tiebreak | str, ...]:
+        """The chain the standings use: the organiser's ``chain`` (empty: the default), with the
+        finish moved or put first for a format that has ``finish_first``."""
+        used: tuple[Tiebreak | str, ...] = tuple(chain) or self.default_tiebreaks(game, options)
+        if not self.finish_first:
+            return used
+        return (Tiebreak.FINISH, *(t for t in used if t != Tiebreak.FINISH))
 
     def standings(
         self,
@@ -319,7 +333,7 @@ class StageWideStandings:
                     [record for _table, record in records],
                     game=game,
                     stage_seed=stage_seed,
-                    chain=tuple(chain) or self.default_tiebreaks(game, options),
+                    chain=self.standings_chain(game, options, chain),
                     byes=byes,
                     bye_score=ByeScore(str(options.get("bye", ByeScore.WIN.value))),
                 ),

@@ -55,9 +55,10 @@ def check_table_options(checked: Mapping[str, object], game: GameKind) -> None:
 
 
 class _Bracketed(BracketFormat):
-    """A stage that is one bracket from its seeds."""
+    """A stage that is one bracket from its seeds (its standings follow the bracket)."""
 
     key: FormatKey
+    finish_first = True
 
     def check_options(
         self, options: Mapping[str, object], *, game: GameKind, entrants: int | None = None
@@ -105,6 +106,7 @@ class SingleElimination(_Bracketed):
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         if options.get("table_size", 2) != 2:
             return (
+                Tiebreak.FINISH,
                 Tiebreak.DEPTH,
                 Tiebreak.PLACEMENT_POINTS,
                 Tiebreak.FIRSTS,
@@ -135,6 +137,14 @@ class DoubleElimination(_Bracketed):
 
 
 def elimination_tiebreaks(game: GameKind) -> tuple[Tiebreak, ...]:
-    """Depth of elimination, then series and games won, then the game's own, then the coin."""
+    """The finish by the bracket, depth of elimination, then series and games won, then the game's
+    own, then the coin."""
     by_game = Tiebreak.PLACING_SUM if game is GameKind.SNAP else Tiebreak.GAME_POINT_DIFFERENCE
-    return (Tiebreak.DEPTH, Tiebreak.SERIES_WON, Tiebreak.GAMES_WON, by_game, Tiebreak.COIN_FLIP)
+    return (
+        Tiebreak.FINISH,
+        Tiebreak.DEPTH,
+        Tiebreak.SERIES_WON,
+        Tiebreak.GAMES_WON,
+        by_game,
+        Tiebreak.COIN_FLIP,
+    )

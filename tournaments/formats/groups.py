@@ -1,6 +1,6 @@
 """Groups → playoff (two seats): snake-seeded groups play a round robin or a Swiss, then the top k
 of each group play a single or double elimination seeded from the group standings with the usual
-cross-over (A1 v B2, B1 v A2 …).
+cross-over (A1 v B2, B1 v A2 …): a group's qualifiers as far apart as the bracket allows.
 
 Pure and deterministic. Decisions (also in docs/formats.md):
 - ``group_size`` is the largest group: n entrants make g = ceil(n / group_size) groups by snake
@@ -13,11 +13,16 @@ Pure and deterministic. Decisions (also in docs/formats.md):
   by the caller with the stage's tiebreak list); without them, the format ranks the group itself
   by series won, head-to-head, Buchholz, Sonneborn-Berger and the coin flip (results only).
   Players withdrawn by the playoff's first round do not qualify: the next in the group does.
-- Qualifiers are seeded tier by tier (all group winners, then all runners-up, …). Odd tiers (the
-  winners, the thirds …) go in group order; even tiers in the reverse order of each group's partner
-  (A↔B, C↔D …; a last odd group is its own partner). With the standard bracket this gives, for 2 or
-  4 groups and 2 qualifiers each, A1 v B2, B1 v A2 (C1 v D2, D1 v C2), and the two players of a
-  group in opposite halves.
+- Qualifiers are seeded tier by tier (all group winners, then all runners-up, …), so the byes go
+  to the best-placed qualifiers; the winners in group order. Each later tier's seed numbers are
+  shared out among its groups by an assignment (the Hungarian method) that makes the fewest early
+  meetings with the group's qualifiers already placed, an earlier round weighing more than all the
+  later ones together; among equal ones, the classic order (even tiers in the reverse order of each
+  group's partner, A↔B, C↔D …), so 2 or 4 groups give A1 v B2, B1 v A2 (C1 v D2, D1 v C2).
+  The result, checked for every shape the options allow up to 160 players: with two groups or more,
+  for every q, the best q of a group have at most ceil(q / 2**m) players in any 1/2**m of the
+  bracket (the best 2 in opposite halves, the best 4 in different quarters …), and round 1 never
+  pairs a group with itself. One group: a standard bracket of its ranking.
 - :meth:`GroupsPlayoff.group_tables`: each group's own table (the ranking above, with its values)
   and who goes to the playoff from it, by the same code the playoff is seeded with.
 """
@@ -59,7 +64,13 @@ from tournaments.formats.bracket import (
     single_elimination,
 )
 from tournaments.formats.round_robin import PlayerId, round_robin_schedule
-from tournaments.formats.seeding import sizes_within_one, snake
+from tournaments.formats.seeding import (
+    bracket_order,
+    cheapest_assignment,
+    meeting_round,
+    sizes_within_one,
+    snake,
+)
 from tournaments.formats.swiss import BYE_POINTS, most_rounds, swiss_round
 from tournaments.series import BEST_OF_3
 from tournaments.standings import ByeScore, SeriesRecord, Standings, Tiebreak, stage_standings
@@ -84,17 +95,42 @@ def group_label(index: int) -> str:
 
 
 def playoff_seeds(rankings: Sequence[Sequence[PlayerId]], advance: int) -> list[PlayerId]:
-    """The playoff's seeding order from each group's qualifiers (best first), by tiers with the
-    cross-over (see the module docstring)."""
+    """The playoff's seeding order from each group's qualifiers (best first): tier by tier (all the
+    group winners, then all the runners-up, …), so the byes go to the best-placed qualifiers; the
+    winners in group order, and each later tier's seeds shared out among the groups so that a
+    group's qualifiers sit as far apart in the standard bracket as they can (module docstring)."""
+    tiers = [[g for g, ranking in enumerate(rankings) if tier < len(ranking)] for tier in range(advance)]
+    total = sum(len(groups) for groups in tiers)
+    if total < 2:
+        return [ranking[0] for ranking in rankings if ranking][:total]
+    size = 2 ** math.ceil(math.log2(total))
+    rounds = size.bit_length() - 1
+    position = {seed: index for index, seed in enumerate(bracket_order(size))}
+    weight = total + 1  # one meeting a round earlier outweighs every later one together
     count = len(rankings)
-
-    def partner(i: int) -> int:
-        return i ^ 1 if (i ^ 1) < count else i
-
+    placed: dict[int, list[int]] = {g: [] for g in range(count)}
     seeds: list[PlayerId] = []
-    for tier in range(advance):
-        order = range(count) if tier % 2 == 0 else [partner(i) for i in range(count)][::-1]
-        seeds += [rankings[g][tier] for g in order if tier < len(rankings[g])]
+    for tier, groups in enumerate(tiers):
+        numbers = range(len(seeds) + 1, len(seeds) + len(groups) + 1)
+        # Among equally spread seedings, the classic order: odd tiers in group order, even tiers in
+        # the reverse order of each group's partner (A↔B, C↔D …), giving A1 v B2, B1 v A2.
+        classic = [g for g in _classic_order(count, tier) if g in groups]
+        stretch = len(groups) ** 2 + 1  # more than the whole tier's distance from the classic order
+        costs = [
+            [
+                stretch
+                * sum(weight ** (rounds - meeting_round(position[number], mate)) for mate in placed[g])
+                + abs(classic.index(g) - column)
+                for column, number in enumerate(numbers)
+            ]
+            for g in groups
+        ]
+        given = cheapest_assignment(costs)
+        tier_seeds: list[PlayerId | None] = [None] * len(groups)
+        for row, g in enumerate(groups):
+            tier_seeds[given[row]] = rankings[g][tier]
+            placed[g].append(position[numbers[given[row]]])
+        seeds += [p for p in tier_seeds if p is not None]
     return seeds
 
 
@@ -121,12 +157,20 @@ def qualifiers_of(
     return [p for p in ranking if not state.withdrawn(p, group_rounds + 1)][:advance]
 
 
+def _classic_order(count: int, tier: int) -> list[int]:
+    """The groups' order in ``tier`` (0-based) by the classic cross-over, before spreading."""
+    if tier % 2 == 0:
+        return list(range(count))
+    return [i ^ 1 if (i ^ 1) < count else i for i in range(count)][::-1]
+
+
 class GroupsPlayoff(BracketFormat):
     """Groups then playoff. Options: ``group_size``, ``group_format`` (round_robin, swiss),
     ``group_rounds`` (Swiss groups), ``advance`` (per group), ``playoff`` (single_elimination,
     double_elimination), ``third_place``, ``grand_final_reset``, ``bye``, ``seeding``."""
 
     key = FormatKey.GROUPS_PLAYOFF
+    finish_first = True  # the playoff's bracket first; the groups' players after, by the chain
     SPECS: dict[str, OptionSpec] = {
         "group_size": Whole(4, 3, 16),
         "group_format": Choice("round_robin", ("round_robin", "swiss")),
@@ -386,6 +430,7 @@ class GroupsPlayoff(BracketFormat):
     def default_tiebreaks(self, game: GameKind, options: Mapping[str, object]) -> tuple[Tiebreak, ...]:
         by_game = Tiebreak.PLACING_SUM if game is GameKind.SNAP else Tiebreak.GAME_POINT_DIFFERENCE
         return (
+            Tiebreak.FINISH,
             Tiebreak.DEPTH,
             Tiebreak.SERIES_WON,
             Tiebreak.BUCHHOLZ,

@@ -97,3 +97,60 @@ def drop_orderings(rounds: int) -> tuple[str, ...]:
     if rounds == 3:
         return ("natural", "reverse", "natural")
     return ("natural", *(["pair_flip"] * (rounds - 4)), "reverse_half_shift", "reverse", "natural")
+
+
+# -- assignment ---------------------------------------------------------------------------------
+
+
+def cheapest_assignment(costs: Sequence[Sequence[int]]) -> list[int]:
+    """The Hungarian method (Kuhn-Munkres, O(n³)) on a square matrix of integer costs: ``result[i]``
+    is the column given to row i, with the least total cost. Deterministic: among equal totals, the
+    one this construction finds first (rows and columns taken in order)."""
+    n = len(costs)
+    if n == 0:
+        return []
+    u = [0] * (n + 1)
+    v = [0] * (n + 1)
+    owner = [0] * (n + 1)  # owner[j]: the row (1-based) holding column j; 0 = free
+    way = [0] * (n + 1)
+    for row in range(1, n + 1):
+        owner[0] = row
+        column = 0
+        least: list[int | None] = [None] * (n + 1)
+        used = [False] * (n + 1)
+        while owner[column] != 0:
+            used[column] = True
+            current, delta, next_column = owner[column], None, 0
+            for j in range(1, n + 1):
+                if used[j]:
+                    continue
+                reduced = costs[current - 1][j - 1] - u[current] - v[j]
+                best = least[j]
+                if best is None or reduced < best:
+                    least[j], way[j] = reduced, column
+                    best = reduced
+                if delta is None or best < delta:
+                    delta, next_column = best, j
+            assert delta is not None
+            for j in range(n + 1):
+                if used[j]:
+                    u[owner[j]] += delta
+                    v[j] -= delta
+                else:
+                    slack = least[j]
+                    least[j] = None if slack is None else slack - delta
+            column = next_column
+        while column:
+            previous = way[column]
+            owner[column] = owner[previous]
+            column = previous
+    result = [0] * n
+    for j in range(1, n + 1):
+        result[owner[j] - 1] = j - 1
+    return result
+
+
+def meeting_round(a: int, b: int) -> int:
+    """The bracket round in which the players at positions ``a`` and ``b`` (0-based, in
+    :func:`bracket_order`) can first meet: 1 for a round-1 pair … log2(size) for the final."""
+    return (a ^ b).bit_length()

@@ -33,6 +33,10 @@ TIEBREAKS = {
         _("Table-mates' points: the placement points of everyone you sat with"),
     ),
     "depth": (_("Rd."), _("Depth: the last round reached")),
+    "finish": (
+        _("Finish"),
+        _("Place by the bracket: champion, runner-up, third-place series, then the round of elimination"),
+    ),
 }
 # Why a row is below the one above it (StandingRow.separated_by names the tiebreak).
 WHY_BELOW = {
@@ -51,6 +55,7 @@ WHY_BELOW = {
     "average_placing": _("worse average placing"),
     "table_mates_points": _("weaker table-mates"),
     "depth": _("went out earlier"),
+    "finish": _("went out earlier in the bracket"),
 }
 
 
@@ -82,6 +87,29 @@ def tiebreak_long(name: str) -> str:
 @register.filter
 def tiebreak_why(name: str) -> str:
     return str(WHY_BELOW.get(name, name))
+
+
+@register.filter
+def standing_why(row: Any) -> str:
+    """Why a standings row is below the one above: its ``separated_by`` tiebreak, and for a
+    bracket's finish how the player went out (runner-up, third-place series, eliminated in round
+    n; ``StandingRow.values`` keeps ``finish_how`` and ``finish_round``)."""
+    name = str(getattr(row, "separated_by", "") or "")
+    values = getattr(row, "values", None) or {}
+    if name != "finish":
+        return tiebreak_why(name)
+    how, round_number = values.get("finish_how"), values.get("finish_round")
+    if how is None:
+        return str(_("out before the bracket"))
+    if how == "third_place":
+        if values.get("finish") == 3:
+            return str(_("third place: lost a semi-final"))
+        return str(_("lost the third-place series"))
+    if how == "out" and values.get("finish") == 2:
+        return str(_("runner-up"))
+    if how == "out":
+        return str(_("eliminated in round %(round)s") % {"round": round_number})
+    return str(_("still in, fewer rounds played"))
 
 
 @register.filter

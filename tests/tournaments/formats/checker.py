@@ -776,20 +776,72 @@ def _check_groups(record: Mapping[str, Any]) -> None:
     for label in groups:
         ranking = known["standings"][label]
         qualifiers.append([p for p in ranking if not _out(withdrawals, p, first_playoff)][:advance])
-    seeds: list[Player] = []
-    for tier in range(advance):
-        if tier % 2 == 0:
-            order = list(range(count))
-        else:
-            partners = [i ^ 1 if (i ^ 1) < count else i for i in range(count)]
-            order = partners[::-1]
-        seeds += [qualifiers[g][tier] for g in order if tier < len(qualifiers[g])]
+    seeds = _playoff_seeds(qualifiers, playoff[0])
     if len(seeds) < 2:
         return
     _check_elimination(record, seeds, playoff)
     if options.get("playoff") == "double_elimination":
         _double_rules(record, playoff)
     _champion(record, playoff)
+
+
+def standard_order(size: int) -> list[int]:
+    """Seeds 1..size by bracket position: each half of the order for 2n is the order for n with
+    every seed s followed by its round-1 partner 2n + 1 - s."""
+    order = [1]
+    while len(order) < size:
+        order = [x for s in order for x in (s, 2 * len(order) + 1 - s)]
+    return order
+
+
+def spread_ok(positions: Sequence[int], size: int) -> bool:
+    """A group's qualifiers (bracket positions, best first) as far apart as the bracket allows: for
+    every q, the best q in every part of the bracket of size / 2**m have at most ceil(q / 2**m) of
+    them (so the best 2 are in different halves, the best 4 in different quarters …)."""
+    m = 1
+    while 2**m <= size:
+        parts = 2**m
+        for q in range(1, len(positions) + 1):
+            crowd = Counter(p * parts // size for p in positions[:q])
+            if max(crowd.values()) > -(-q // parts):
+                return False
+        m += 1
+    return True
+
+
+def _playoff_seeds(qualifiers: Sequence[Sequence[Player]], first: Mapping[str, Any]) -> list[Player]:
+    """The playoff's seeding order read back from its round 1, checked against docs/formats.md:
+    tier by tier (winners first: the byes go to the best-placed), the winners in group order, and
+    each group's qualifiers spread (:func:`spread_ok`)."""
+    total = sum(len(q) for q in qualifiers)
+    if total < 2:
+        return [q[0] for q in qualifiers if q]
+    size = 2 ** max(1, math.ceil(math.log2(total)))
+    order = standard_order(size)
+    winners_1 = sorted((s for s in first["series"] if s["phase"] == "winners"), key=lambda s: s["table"])
+    positions = [p for s in winners_1 for p in s["seats"]]
+    assert len(positions) == size, "round 1 of the playoff seats the whole bracket"
+    seeds: list[Player] = [None] * total
+    where: dict[Player, int] = {}
+    for position, player in enumerate(positions):
+        if order[position] <= total:
+            seeds[order[position] - 1] = player
+            where[player] = position
+        else:
+            assert player is None, f"{player} sits where the bracket has a bye"
+    start = 0
+    for tier in range(max(len(q) for q in qualifiers)):
+        members = [q[tier] for q in qualifiers if tier < len(q)]
+        block = seeds[start : start + len(members)]
+        assert set(block) == set(members), (
+            f"playoff seeds {start + 1}-{start + len(members)} are tier {tier + 1}"
+        )
+        if tier == 0:
+            assert block == members, "group winners are seeded in group order"
+        start += len(members)
+    for q in qualifiers:
+        assert spread_ok([where[p] for p in q], size), f"a group's qualifiers are too close: {q}"
+    return seeds
 
 
 # -- heats ----------------------------------------------------------------------------------------
