@@ -5,7 +5,7 @@ are left in it: use a database of its own):
     DATABASE_URL=postgres://snapleague@127.0.0.1:5432/snapleague_bench \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/9 \\
         PYTHONPATH=. .venv/bin/python benchmarks/round_publish.py [--stages 4] [--players 16] [--runs 3]
-        [--modes queues,one-queue] [--history 0]
+        [--modes queues,one-worker,one-queue] [--history 0]
 
 For each mode and run it starts the workers, then 4 threads (``--stages``), one per stage, enter
 results through the result service (``result_record``, what the API and the pages call after
@@ -20,6 +20,9 @@ transaction that publishes it), and the depth of each queue every 0.1 s.
 Modes:
 - ``queues``: the two workers ``bin/run`` starts (snapleague/supervise.py): ``stages`` (2
   processes) and ``background`` (1).
+- ``one-worker``: the two queues, but one worker of 2 processes consuming both, ``stages`` first
+  (``--queues=stages,background``; the Redis transport's ``priority`` queue order asks ``stages``
+  first every time), so background work runs only when no stage task waits.
 - ``one-queue``: ``SNAPLEAGUE_ONE_QUEUE=1``, every task in one queue and one worker of 2
   processes, as main was before issue 23 (the coalescing stays on in both modes).
 
@@ -45,7 +48,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 SVG = ROOT / "docs" / "round-publish.svg"
-MODES = ("queues", "one-queue")
+MODES = ("queues", "one-worker", "one-queue")
 
 
 def _setup(one_queue: bool) -> None:
@@ -60,19 +63,25 @@ def _setup(one_queue: bool) -> None:
 # --- One mode (a child process: the routes are read from the settings at start) -----------------
 
 
-def _workers(one_queue: bool, log_dir: Path) -> list[subprocess.Popen[bytes]]:
+def _workers(mode: str, log_dir: Path) -> list[subprocess.Popen[bytes]]:
     from snapleague.supervise import snapleague_children
 
     env = {**os.environ, "DATABASE_POOL": "0"}
     children = snapleague_children(env, host="127.0.0.1", port=0, var_dir=log_dir)
-    if one_queue:  # main's single worker: every task, FIFO, 2 processes
-        python = sys.executable
-        argvs = [
-            [
-                *(python, "-m", "celery", "-A", "snapleague", "worker", "--loglevel=WARNING"),
-                *("--concurrency=2", "--queues=background", "--hostname=one@%h"),
-            ]
-        ]
+    one = (
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "snapleague",
+        "worker",
+        "--loglevel=WARNING",
+        "--concurrency=2",
+    )
+    if mode == "one-queue":  # main's single worker: every task, FIFO, 2 processes
+        argvs = [[*one, "--queues=background", "--hostname=one@%h"]]
+    elif mode == "one-worker":  # both queues, stages first, in one worker of 2 processes
+        argvs = [[*one, "--queues=stages,background", "--hostname=one@%h"]]
     else:
         argvs = [list(c.argv) for c in children if c.name in {"worker", "background"}]
     started = []
@@ -224,7 +233,7 @@ def run_mode(mode: str, runs: int, stages: int, players: int, history: int = 0) 
     for run in range(runs):
         _purge()
         with tempfile.TemporaryDirectory() as logs:
-            workers = _workers(mode == "one-queue", Path(logs))
+            workers = _workers(mode, Path(logs))
             time.sleep(4)  # the workers connect
             user, stage_ids = _stages(stages, players, history)
             latencies: list[float] = []
@@ -267,7 +276,7 @@ def write_svg(results: list[dict[str, Any]], path: Path) -> None:
     """Left: every round's latency per mode (all runs), as a histogram of 0.1 s bins; right: the
     queue depths over the last run of each mode."""
     width, height, pad = 900, 340, 40
-    colours = {"queues": "#1f77b4", "one-queue": "#d62728"}
+    colours = {"queues": "#1f77b4", "one-worker": "#2ca02c", "one-queue": "#d62728"}
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
         f'font-size="11"><rect width="{width}" height="{height}" fill="white"/>',
