@@ -37,8 +37,8 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from tournaments.tokens.models import ApiToken  # noqa: E402
-from tournaments.tokens.services import api_token_create  # noqa: E402
+from tournaments.integrations.tokens.models import ApiToken  # noqa: E402
+from tournaments.integrations.tokens.services import api_token_create  # noqa: E402
 
 USERNAME = "bench-api-auth"
 PASSWORD = "bench-api-auth-password"

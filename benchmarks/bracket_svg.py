@@ -18,8 +18,8 @@ import statistics
 import time
 
 from tests.tournaments import bracket_boxes
-from tournaments.bracket_svg import bracket_drawing
-from tournaments.formats.base import FormatKey
+from tournaments.competitions.bracket_svg import bracket_drawing
+from tournaments.competitions.formats.base import FormatKey
 
 CASES = [
     ("single elimination", FormatKey.SINGLE_ELIMINATION, 1024, {}, 8),

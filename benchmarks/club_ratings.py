@@ -42,6 +42,7 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
+from tournaments.competitions.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult  # noqa: E402
 from tournaments.models import (  # noqa: E402
     Club,
     ClubRatings,
@@ -56,9 +57,8 @@ from tournaments.models import (  # noqa: E402
     Stage,
     Tournament,
 )
-from tournaments.ratings.history import snap_history, snapszer_history  # noqa: E402
-from tournaments.ratings.services import club_encounters, club_ratings_recompute  # noqa: E402
-from tournaments.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult  # noqa: E402
+from tournaments.rankings.ratings.history import snap_history, snapszer_history  # noqa: E402
+from tournaments.rankings.ratings.services import club_encounters, club_ratings_recompute  # noqa: E402
 
 START = datetime(2026, 1, 8, 19, 0, tzinfo=UTC)
 

@@ -142,7 +142,7 @@ def setup() -> None:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from tournaments import stages
+    from tournaments.competitions import stages
     from tournaments.models import Club, GameKind, Tournament
     from tournaments.services import (
         tournament_create,

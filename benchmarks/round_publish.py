@@ -139,9 +139,9 @@ def _stages(count: int, players: int, history: int) -> tuple[Any, list[int]]:
 
     from django.contrib.auth import get_user_model
 
+    from tournaments.competitions.stages import stage_create
     from tournaments.models import Club, GameKind
     from tournaments.services import tournament_create, tournament_players_enter
-    from tournaments.stages import stage_create
 
     organiser, _ = get_user_model().objects.get_or_create(username="bench-round-publish")
     if history:  # a club with a past: each ratings recomputation reads and rewrites all of it
@@ -168,10 +168,10 @@ def _drive(stage_id: int, user: Any, latencies: list[float], progress: Any, fail
     round; the latency of each round after the first is recorded."""
     from django.db import connection
 
+    from tournaments.competitions.results.selectors import result_target_get
+    from tournaments.competitions.results.services import UserSource, result_record
+    from tournaments.competitions.stages import stage_round_publish
     from tournaments.models import Round, Series, Stage
-    from tournaments.results.selectors import result_target_get
-    from tournaments.results.services import UserSource, result_record
-    from tournaments.stages import stage_round_publish
 
     try:
         stage_round_publish(user=user, stage_id=stage_id)

@@ -13,9 +13,9 @@ import time
 from tqdm import tqdm
 
 from games.engine.protocol import GameKind
-from tournaments.formats.round_robin import round_robin_schedule
-from tournaments.series import BEST_OF_3, GameOutcome, series_status
-from tournaments.standings import SeriesRecord, round_robin_standings
+from tournaments.competitions.formats.round_robin import round_robin_schedule
+from tournaments.competitions.series import BEST_OF_3, GameOutcome, series_status
+from tournaments.competitions.standings import SeriesRecord, round_robin_standings
 
 
 def stage(n: int, rng: random.Random) -> tuple[list[str], list[SeriesRecord], list[str]]:

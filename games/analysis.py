@@ -3,7 +3,7 @@ Celery task with the engine's pure analysis (games/engine/sixtysix/analysis.py),
 (``AnalysedHand``) and shown on the replay page in words.
 
 The engine returns values and codes only; every sentence is made here, from the message maps
-below (as tournaments/engine_messages.py does for the engines' problems): one message per
+below (as games/engine_messages.py does for the engines' problems): one message per
 :class:`~games.engine.sixtysix.analysis.Kind` of decision, and the words for each action.
 """
 

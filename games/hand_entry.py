@@ -350,7 +350,7 @@ def hand_position_get(
             action: Action = action_from_dict(data)
             game, happened = game_apply(game, action)
         except ActionError as exc:
-            from tournaments.engine_messages import action_error_message
+            from games.engine_messages import action_error_message
 
             message = ILLEGAL % {"step": step, "reason": action_error_message(exc)}
             raise ApplicationError(

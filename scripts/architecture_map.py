@@ -38,16 +38,22 @@ GAMES_REST = "games (rest)"
 TIERS: list[list[str]] = [
     [
         "tournaments.live",
-        "tournaments.people",
-        "tournaments.sessions",
-        "tournaments.tokens",
-        "tournaments.webhooks",
+        "tournaments.clubs",
+        "tournaments.nights",
+        "tournaments.integrations.tokens",
+        "tournaments.integrations.webhooks",
     ],
-    [CORE, "tournaments.results", "tournaments.ratings", "tournaments.seasons", "tournaments.ladder"],
+    [
+        CORE,
+        "tournaments.competitions.results",
+        "tournaments.rankings.ratings",
+        "tournaments.rankings.seasons",
+        "tournaments.rankings.ladder",
+    ],
     [GAMES_REST, "games.online"],
-    [PURE_CORE, "tournaments.formats", "games.engine", "snapleague"],
+    [PURE_CORE, "tournaments.competitions.formats", "games.engine", "snapleague"],
 ]
-PURE = {PURE_CORE, "tournaments.formats", "games.engine"}
+PURE = {PURE_CORE, "tournaments.competitions.formats", "games.engine"}
 # What each box says under its name.
 NOTES = {
     "snapleague": "errors, users; settings, URLs, ASGI",
@@ -56,7 +62,7 @@ NOTES = {
     GAMES_REST: "models, api, views, hand entry",
     "games.online": "owner, tables, services, series",
     "games.engine": "Snap, Snapszer: pure engines",
-    "tournaments.formats": "stage formats: pure",
+    "tournaments.competitions.formats": "stage formats: pure",
 }
 FOLDED_AWAY = {"migrations"}
 GAMES_OWN = {"engine", "online"}

@@ -20,8 +20,8 @@ from playwright.sync_api import sync_playwright
 
 from snapleague.chromium import CHROMIUM, CHROMIUM_ARGS, launch
 from tests.tournaments import bracket_boxes
-from tournaments.bracket_svg import Box, BoxSeat, Column, Drawing, Section, bracket_drawing
-from tournaments.formats.base import FormatKey
+from tournaments.competitions.bracket_svg import Box, BoxSeat, Column, Drawing, Section, bracket_drawing
+from tournaments.competitions.formats.base import FormatKey
 
 ROOT = Path(__file__).resolve().parents[1]
 

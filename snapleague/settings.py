@@ -258,7 +258,7 @@ USE_TZ = True
 # --- Clubs (tournaments/services.py) -------------------------------------------------------------
 CLUB_CREATE_PER_HOUR = int(os.environ.get("CLUB_CREATE_PER_HOUR", "3"))  # per account
 ORGANISER_INVITATION_DAYS = float(os.environ.get("ORGANISER_INVITATION_DAYS", "7"))
-# How long a link to claim a player stays good (tournaments/people/, docs/people.md).
+# How long a link to claim a player stays good (tournaments/clubs/, docs/people.md).
 PLAYER_CLAIM_DAYS = float(os.environ.get("PLAYER_CLAIM_DAYS", "14"))
 
 # --- Login throttling (django-axes; snapleague/login_throttle.py, docs/security.md) -------------
@@ -302,9 +302,9 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- REST framework -----------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # Personal API tokens, "Authorization: Bearer <token>" (tournaments/tokens/, docs/api-tokens.md).
+        # Personal API tokens, "Authorization: Bearer <token>" (tournaments/integrations/tokens/, docs/api-tokens.md).
         # First: a request that sends a token is judged by it (its scope), even with a session cookie.
-        "tournaments.tokens.authentication.BearerTokenAuthentication",
+        "tournaments.integrations.tokens.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
         # Basic: NUL refused before the database (authentication.py), throttled by axes (login_throttle.py).
         "snapleague.login_throttle.ThrottledBasicAuthentication",

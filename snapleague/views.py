@@ -4,7 +4,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_safe
 
 from tournaments.models import Club
-from tournaments.sessions.selectors import user_next_table_get
+from tournaments.nights.selectors import user_next_table_get
 
 
 @require_GET

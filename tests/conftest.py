@@ -18,6 +18,9 @@ from django.utils import translation
 from snapleague.celery import app as celery_app
 from snapleague.chromium import launch
 from snapleague.users import Account, AnyUser
+from tournaments.competitions.results.selectors import result_target_get
+from tournaments.competitions.results.services import UserSource, result_record
+from tournaments.competitions.series import seed_commitment
 from tournaments.models import (
     Club,
     Entry,
@@ -32,9 +35,6 @@ from tournaments.models import (
     StageFormat,
     Tournament,
 )
-from tournaments.results.selectors import result_target_get
-from tournaments.results.services import UserSource, result_record
-from tournaments.series import seed_commitment
 
 _counter = itertools.count(1)
 

@@ -21,12 +21,12 @@ from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snapszer
 from tests.tournaments.test_browser import PHONE, browser, server  # noqa: F401  (fixtures)
-from tournaments import stages
-from tournaments.ladder import services as ladder_services
+from tournaments.competitions import stages
+from tournaments.integrations.tokens.services import api_token_create
 from tournaments.models import Club, Player, Series, Stage, Tournament
+from tournaments.nights import services as session_services
+from tournaments.rankings.ladder import services as ladder_services
 from tournaments.services import organiser_invitation_create, tournament_players_add
-from tournaments.sessions import services as session_services
-from tournaments.tokens.services import api_token_create
 
 AXE = Path(__file__).resolve().parent / "fixtures" / "axe" / "axe.min.js"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}

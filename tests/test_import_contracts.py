@@ -30,9 +30,9 @@ BREAKERS = [
     ),
     (
         "games/_breaks.py",
-        "from tournaments import stages\n",
+        "from tournaments.competitions import stages\n",
         "games does not import tournaments",
-        "games._breaks -> tournaments.stages",
+        "games._breaks -> tournaments.competitions.stages",
     ),
     (
         "snapleague/_breaks.py",
@@ -41,10 +41,10 @@ BREAKERS = [
         "snapleague._breaks -> games.models",
     ),
     (
-        "tournaments/formats/_breaks.py",
+        "tournaments/competitions/formats/_breaks.py",
         "import random\n",
         "The pure tournament modules",
-        "tournaments.formats._breaks -> random",
+        "tournaments.competitions.formats._breaks -> random",
     ),
     (
         "games/online/_breaks.py",

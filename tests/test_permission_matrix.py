@@ -55,7 +55,11 @@ from games.online.services import table_create
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snap, play_snapszer
-from tournaments import stages
+from tournaments.clubs.services import player_claim_create
+from tournaments.competitions import stages
+from tournaments.integrations.tokens.services import api_token_create
+from tournaments.integrations.webhooks.models import WebhookDelivery
+from tournaments.integrations.webhooks.services import webhook_endpoint_create
 from tournaments.models import (
     Club,
     Ladder,
@@ -67,12 +71,8 @@ from tournaments.models import (
     Stage,
     Tournament,
 )
-from tournaments.people.services import player_claim_create
+from tournaments.nights import services as session_services
 from tournaments.services import organiser_invitation_create, tournament_players_add
-from tournaments.sessions import services as session_services
-from tournaments.tokens.services import api_token_create
-from tournaments.webhooks.models import WebhookDelivery
-from tournaments.webhooks.services import webhook_endpoint_create
 
 # A hand entered card by card: the non-dealer declares 66 at once (wrongly: X27), which ends it.
 HAND_DEAL = {
@@ -262,7 +262,7 @@ MATRIX: list[Row] = [
     r("tournaments:correct",                     "GET",    302, 403, 403, 403, 200, 403),
     r("tournaments:correct",                     "POST",   302, 403, 403, 403, 302, 403),  # game 1, with a reason
     r("tournaments:player",                      "GET",    200, 200, 200, 200, 200, 200),
-    # People (tournaments/people/): the claim link for an unlinked player, the page it opens (Anna's
+    # People (tournaments/clubs/): the claim link for an unlinked player, the page it opens (Anna's
     # account has a player in the club already: refused), unlinking Anna, a person's page.
     r("tournaments:player-claim",                "POST",   302, 403, 403, 403, 200, 403, on="unlinked"),
     r("tournaments:player-unlink",               "POST",   302, 403, 403, 403, 302, 403),
@@ -281,7 +281,7 @@ MATRIX: list[Row] = [
     r("tournaments:webhook-test",                "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:webhook-delete",              "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:webhook-redeliver",           "POST",   302, 403, 403, 403, 302, 403),
-    # --- club nights (tournaments/sessions/): "session" is a session of the running tournament ------
+    # --- club nights (tournaments/nights/): "session" is a session of the running tournament ------
     r("tournaments:session-create",              "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:session-create",              "POST",   302, 404, 403, 404, 302, 404, on="draft"),
     r("tournaments:session",                     "GET",    200, 200, 200, 200, 200, 200),

@@ -217,7 +217,7 @@ class AuditEntryAdmin(admin.ModelAdmin):
         return False
 
 
-# --- Club nights (tournaments/sessions/) ----------------------------------------------------------
+# --- Club nights (tournaments/nights/) ----------------------------------------------------------
 
 
 class StationInline(admin.TabularInline):

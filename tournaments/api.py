@@ -19,9 +19,14 @@ from rest_framework.views import APIView
 from games.engine.protocol import GameKind
 from games.engine.sixtysix import Reason
 from snapleague.errors import ApplicationError
-from tournaments import exports, selectors, services, stages
-from tournaments.ladder import selectors as ladder_selectors
-from tournaments.ladder import services as ladder_services
+from tournaments import selectors, services
+from tournaments.competitions import stages
+from tournaments.competitions.results.payload import SNAP_ENDINGS, ResultInvalid, result_payload
+from tournaments.competitions.results.selectors import ResultTarget, result_target_get
+from tournaments.competitions.results.services import UserSource, result_record
+from tournaments.competitions.results.values import PlayedResult
+from tournaments.competitions.standings import Tiebreak
+from tournaments.integrations import exports
 from tournaments.models import (
     BracketSlot,
     Club,
@@ -38,15 +43,12 @@ from tournaments.models import (
     Tournament,
     Withdrawal,
 )
-from tournaments.ratings.selectors import club_ratings_get, player_rating_histories
-from tournaments.results.payload import SNAP_ENDINGS, ResultInvalid, result_payload
-from tournaments.results.selectors import ResultTarget, result_target_get
-from tournaments.results.services import UserSource, result_record
-from tournaments.results.values import PlayedResult
-from tournaments.seasons import selectors as season_selectors
-from tournaments.seasons import services as season_services
+from tournaments.rankings.ladder import selectors as ladder_selectors
+from tournaments.rankings.ladder import services as ladder_services
+from tournaments.rankings.ratings.selectors import club_ratings_get, player_rating_histories
+from tournaments.rankings.seasons import selectors as season_selectors
+from tournaments.rankings.seasons import services as season_services
 from tournaments.selectors import series_visible, stage_get
-from tournaments.standings import Tiebreak
 
 # The largest id (a BigAutoField) and the largest number (a PositiveIntegerField: 2**31 - 1 is safe on
 # every database) a body may carry. A bigger one was a 500 (found by tests/test_api_schema_fuzz.py):
@@ -138,7 +140,7 @@ _SNAPSZER_HANDS = {
     }
 )
 class ResultField(serializers.Field):  # type: ignore[type-arg]
-    """A game's result, read into a value (``tournaments/results/values.py``) against the table of
+    """A game's result, read into a value (``tournaments/competitions/results/values.py``) against the table of
     the game it is for: ``context["result_target"]``, a :class:`ResultTarget`. What does not fit is
     a validation error keyed by the result's own fields (``eliminated``, ``score``, ``hands.2`` …)."""
 

@@ -1,7 +1,7 @@
 """Page forms: they parse what a browser sends into the arguments of one service, nothing more.
 
 The result form turns taps into a result value (through the submitted shapes of
-``tournaments/results/payload.py``, as the API) and shows field errors next to the fields they are
+``tournaments/competitions/results/payload.py``, as the API) and shows field errors next to the fields they are
 about.
 """
 
@@ -18,8 +18,13 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.sixtysix import PROFILES as SIXTY_SIX_PROFILES
 from snapleague.errors import ApplicationError
-from tournaments.formats.base import FormatKey, OptionSpec, Whole, YesNo
-from tournaments.formats.registry import FORMATS
+from tournaments.competitions.formats.base import FormatKey, OptionSpec, Whole, YesNo
+from tournaments.competitions.formats.registry import FORMATS
+from tournaments.competitions.problems import TournamentInputError
+from tournaments.competitions.results.payload import ResultInvalid
+from tournaments.competitions.results.selectors import ResultTarget
+from tournaments.competitions.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult
+from tournaments.competitions.standings import Tiebreak
 from tournaments.models import (
     GAME_KIND_CHOICES,
     GameKind,
@@ -29,11 +34,6 @@ from tournaments.models import (
     StageFormat,
     Tournament,
 )
-from tournaments.problems import TournamentInputError
-from tournaments.results.payload import ResultInvalid
-from tournaments.results.selectors import ResultTarget
-from tournaments.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult
-from tournaments.standings import Tiebreak
 from tournaments.templatetags.league import TIEBREAKS as TIEBREAK_LABELS
 
 SNAP_ENDINGS = [
@@ -393,7 +393,7 @@ class ResultForm(forms.Form):
     ``wrong_<player>`` the player's wrong calls (S42; blank = 0).
     Snapszer: ``score_<player>`` (mode ``score``), ``game_<i>_<player>`` (mode ``games``), or
     ``hand_<i>_winner`` / ``hand_<i>_points`` (mode ``hands``; winner ``tie`` = a hand nobody won,
-    X29). The form turns them into the submitted shape (``tournaments/results/payload.py``) and
+    X29). The form turns them into the submitted shape (``tournaments/competitions/results/payload.py``) and
     reads that against the game's table, as the API does: ``cleaned_data["result"]`` is the value.
     """
 
@@ -679,7 +679,7 @@ def _snapszer_initial(value: SnapszerMatchResult) -> dict[str, Any]:
     return initial
 
 
-# --- Club nights (tournaments/sessions/) ------------------------------------------------------------
+# --- Club nights (tournaments/nights/) ------------------------------------------------------------
 
 
 class SessionCreateForm(forms.Form):

@@ -17,8 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 # The engines' own GameKind (a pure StrEnum); other modules import it from here too.
 from games.engine.protocol import GameKind
-from tournaments.formats.base import FormatKey, Phase
-from tournaments.results.values import ResultValue, result_from_json
+from tournaments.competitions.formats.base import FormatKey, Phase
+from tournaments.competitions.results.values import ResultValue, result_from_json
 
 # The games by name, as people read them. The values are the engines' GameKind: a kind without a
 # label here fails at import.
@@ -200,7 +200,7 @@ class Stage(models.Model):
     # round 1 is published; its SHA-256 (``seed_commitment``) is published from creation
     # (docs/formats.md "Checking a random draw").
     seed = models.CharField(max_length=64)
-    # SHA-256 hex of ``seed`` (tournaments.series.seed_commitment); empty for a stage created before
+    # SHA-256 hex of ``seed`` (tournaments.competitions.series.seed_commitment); empty for a stage created before
     # draws could be verified (migration 0019): its draw predates verification.
     seed_commitment = models.CharField(max_length=64, blank=True, default="")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETUP)
@@ -294,7 +294,7 @@ class Round(models.Model):
     # one of them flags the round's series (``Series.flagged``).
     inputs = models.JSONField(default=dict, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
-    # The sitting it is played in (tournaments/sessions/); ``starts_at`` is then its start time.
+    # The sitting it is played in (tournaments/nights/); ``starts_at`` is then its start time.
     session = models.ForeignKey(
         "Session",
         null=True,
@@ -484,7 +484,7 @@ class GameResult(models.Model):
     """One version of a game's result. Append-only: a correction is a new version.
 
     ``data`` is the result value's stored JSON; read it as ``value`` (only
-    ``tournaments/results/values.py`` knows its keys). A **void** version (``void=True``, a
+    ``tournaments/competitions/results/values.py`` knows its keys). A **void** version (``void=True``, a
     ``VoidResult``) says the game counts for nothing: a correction of an earlier game decided the
     series before it (docs/results.md). It is written by that correction, with its organiser and
     reason; the voided result stays in the version before it.
@@ -498,7 +498,7 @@ class GameResult(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
     version = models.PositiveIntegerField()
     confirmed = models.BooleanField(default=True)
-    # The result value as JSON (format version 2): see tournaments/results/values.py.
+    # The result value as JSON (format version 2): see tournaments/competitions/results/values.py.
     data = models.JSONField()
     source = models.CharField(max_length=12, choices=Source.choices)
     recorded_by = models.ForeignKey(
@@ -580,7 +580,7 @@ class PlayerRating(models.Model):
     """A player's current rating in one game of their club (docs/ratings.md): Glicko-2 for
     Snapszer (``mu`` the rating, ``sigma`` its deviation RD, ``volatility``), OpenSkill for Snap
     (``mu``, ``sigma``). ``value`` is what tables show and seeding sorts by. Rewritten whole by
-    every recomputation (``tournaments/ratings/services.py``)."""
+    every recomputation (``tournaments/rankings/ratings/services.py``)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ratings")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
@@ -707,7 +707,7 @@ class AuditEntry(models.Model):
 
 class PlayerClaim(models.Model):
     """An organiser's invitation for a person to claim one of the club's players as theirs
-    (tournaments/people/, docs/people.md). The link carries a token signed with ``SECRET_KEY``
+    (tournaments/clubs/, docs/people.md). The link carries a token signed with ``SECRET_KEY``
     naming this row; the row says whether it expired, was used (once) or was replaced by a newer
     one, so neither can be forged or replayed."""
 
@@ -731,17 +731,10 @@ class PlayerClaim(models.Model):
         return f"claim of {self.player} #{self.pk}"
 
 
-# Outbound webhooks and personal API tokens live beside their services (tournaments/webhooks/,
-# tournaments/tokens/); this is the app's models module.
-from tournaments.tokens.models import ApiToken  # noqa: E402, F401
-from tournaments.webhooks.models import (  # noqa: E402, F401
-    WebhookAttempt,
-    WebhookDelivery,
-    WebhookEndpoint,
-    WebhookEvent,
-)
+# Outbound webhooks and personal API tokens live beside their services (tournaments/integrations/webhooks/,
+# tournaments/integrations/tokens/); this is the app's models module.
 
-# --- Club nights (tournaments/sessions/) -----------------------------------------------------------
+# --- Club nights (tournaments/nights/) -----------------------------------------------------------
 
 
 class Session(models.Model):
@@ -760,7 +753,7 @@ class Session(models.Model):
     check_in = models.CharField(_("check-in"), max_length=8, choices=CheckIn.choices, default=CheckIn.OPEN)
     check_in_closed_at = models.DateTimeField(null=True, blank=True)
     # How many rounds are played in it: a round published later goes into the earliest session with
-    # room (tournaments/sessions/services.py ``rounds_schedule_published``). None: none by itself.
+    # room (tournaments/nights/services.py ``rounds_schedule_published``). None: none by itself.
     rounds_planned = models.PositiveSmallIntegerField(_("rounds planned"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -837,7 +830,7 @@ class CalendarToken(models.Model):
 
 
 def default_points_scale() -> list[int]:
-    """Season points for 1st, 2nd, … place (tournaments/seasons/table.py ``DEFAULT_SCALE``)."""
+    """Season points for 1st, 2nd, … place (tournaments/rankings/seasons/table.py ``DEFAULT_SCALE``)."""
     return [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]
 
 

@@ -1,10 +1,10 @@
 from django.urls import path
 
 from tournaments import views
-from tournaments.people import views as people_views
-from tournaments.sessions import views as session_views
-from tournaments.tokens import views as token_views
-from tournaments.webhooks import views as webhook_views
+from tournaments.clubs import views as people_views
+from tournaments.integrations.tokens import views as token_views
+from tournaments.integrations.webhooks import views as webhook_views
+from tournaments.nights import views as session_views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -45,12 +45,12 @@ urlpatterns = [
     path("series/<int:series_id>/forfeit/", views.series_forfeit, name="forfeit"),
     path("series/<int:series_id>/games/<int:game_number>/correct/", views.result_correct, name="correct"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
-    # People (tournaments/people/): claiming a player by invitation, unlinking, a person's own page.
+    # People (tournaments/clubs/): claiming a player by invitation, unlinking, a person's own page.
     path("players/<int:player_id>/claims/", people_views.player_claim_create, name="player-claim"),
     path("players/<int:player_id>/unlink/", people_views.player_unlink, name="player-unlink"),
     path("claims/<str:token>/", people_views.player_claim_accept, name="claim"),
     path("me/", people_views.person_page, name="me"),
-    # Personal API tokens (tournaments/tokens/): the account's own, from "My page".
+    # Personal API tokens (tournaments/integrations/tokens/): the account's own, from "My page".
     path("me/tokens/", token_views.api_tokens, name="api-tokens"),
     path("me/tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api-token-revoke"),
     # The record form's service worker: at the root, so that its scope covers the form pages.
@@ -65,7 +65,7 @@ urlpatterns = [
         webhook_views.webhook_redeliver,
         name="webhook-redeliver",
     ),
-    # Club nights (tournaments/sessions/): sessions, tables, check-in, the tonight page.
+    # Club nights (tournaments/nights/): sessions, tables, check-in, the tonight page.
     path(
         "tournaments/<int:tournament_id>/sessions/new/", session_views.session_create, name="session-create"
     ),

@@ -12,8 +12,13 @@ from django.utils.translation import gettext_lazy as _
 from games.models import OnlineGame
 from snapleague.errors import ApplicationError, NotFound
 from snapleague.users import Account, AnyUser, signed_in
-from tournaments import outcomes
 from tournaments.access import require_organiser, require_recorder, user_is_organiser, user_is_referee
+from tournaments.competitions import outcomes
+from tournaments.competitions.messages import series_error_message
+from tournaments.competitions.problems import TournamentInputError
+from tournaments.competitions.results.payload import snapszer_rules
+from tournaments.competitions.results.values import PlayedResult, SnapszerMatchResult, VoidResult
+from tournaments.competitions.series import Due
 from tournaments.models import (
     BracketSlot,
     Club,
@@ -30,11 +35,6 @@ from tournaments.models import (
     Tournament,
     Withdrawal,
 )
-from tournaments.problems import TournamentInputError
-from tournaments.results.payload import snapszer_rules
-from tournaments.results.values import PlayedResult, SnapszerMatchResult, VoidResult
-from tournaments.series import Due
-from tournaments.tournament_messages import series_error_message
 
 
 def stages_with_stale_standings() -> list[int]:
@@ -492,7 +492,7 @@ class StandingsPage:
 
 def standings_chain(stage: Stage) -> list[str]:
     """The tiebreak names of ``stage``'s standings, in order (JSON keeps no order on PostgreSQL)."""
-    from tournaments.formats.registry import format_for
+    from tournaments.competitions.formats.registry import format_for
 
     fmt = format_for(stage.format)
     game = GameKind(stage.tournament.game)
@@ -542,8 +542,8 @@ def stage_group_tables(stage: Stage) -> list[GroupTable]:
     → playoff) once its groups are drawn (round 1 published); otherwise none. Worked out from the
     results now, by the very code that seeds the playoff (``GroupsPlayoff.group_tables``), so the
     qualifiers shown are the players the playoff seats."""
-    from tournaments.formats.registry import format_for  # stages.py imports this module
-    from tournaments.stages import stage_state
+    from tournaments.competitions.formats.registry import format_for  # stages.py imports this module
+    from tournaments.competitions.stages import stage_state
 
     tables_of = getattr(format_for(stage.format), "group_tables", None)
     if not callable(tables_of) or not Round.objects.filter(stage=stage).exists():
@@ -915,8 +915,8 @@ def stage_champion(stage: Stage) -> Player | None:
     if stage.status != Stage.Status.FINISHED:
         return None
     # stages.py fetches through this module: imported here, not at the top, to avoid the cycle.
-    from tournaments.formats.registry import format_for
-    from tournaments.stages import stage_state
+    from tournaments.competitions.formats.registry import format_for
+    from tournaments.competitions.stages import stage_state
 
     champion_of = getattr(format_for(stage.format), "champion", None)
     if callable(champion_of):

@@ -1,6 +1,6 @@
 """Every write of the tournament side: one transaction each, permission checks inside.
 
-Results are the heart: ``tournaments.results.services.result_record`` is the one service every
+Results are the heart: ``tournaments.competitions.results.services.result_record`` is the one service every
 source of results uses (a referee's form, the API, an organiser's correction, a finished online
 game).
 """
@@ -21,11 +21,12 @@ from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from games.engine_messages import problem_messages
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from snapleague.users import Account, AnyUser, signed_in
-from tournaments import outcomes, stages
 from tournaments.access import require_organiser
-from tournaments.engine_messages import problem_messages
+from tournaments.clubs.signed_links import signed_row, signed_token
+from tournaments.competitions import outcomes, stages
 from tournaments.models import (
     Club,
     Entry,
@@ -38,8 +39,7 @@ from tournaments.models import (
     StandingRow,
     Tournament,
 )
-from tournaments.ratings.services import club_ratings_enqueue_on_commit
-from tournaments.signed_links import signed_row, signed_token
+from tournaments.rankings.ratings.services import club_ratings_enqueue_on_commit
 
 DEFAULT_PROFILE = {GameKind.SNAP: "classic", GameKind.SNAPSZER: "snapszer"}
 
@@ -324,7 +324,7 @@ def tournament_referee_add(*, user: AnyUser, tournament: Tournament, username: s
     return referee
 
 
-# Stages are created, published and advanced by their format: tournaments/stages.py.
+# Stages are created, published and advanced by their format: tournaments/competitions/stages.py.
 stage_create = stages.stage_create
 
 
@@ -334,7 +334,7 @@ def stage_rounds_generate(*, user: AnyUser, stage_id: int) -> list[Round]:
 
 
 # --- Results ------------------------------------------------------------------------------------
-# ``result_record`` (check, then do) lives with the result values in ``tournaments/results/``.
+# ``result_record`` (check, then do) lives with the result values in ``tournaments/competitions/results/``.
 
 
 # --- Standings ----------------------------------------------------------------------------------

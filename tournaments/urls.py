@@ -1,10 +1,10 @@
 from django.urls import path
 
 from tournaments import api
-from tournaments.people import api as people_api
-from tournaments.sessions import api as session_api
-from tournaments.tokens import api as tokens_api
-from tournaments.webhooks import api as webhooks_api
+from tournaments.clubs import api as people_api
+from tournaments.integrations.tokens import api as tokens_api
+from tournaments.integrations.webhooks import api as webhooks_api
+from tournaments.nights import api as session_api
 
 app_name = "tournaments_api"
 urlpatterns = [

@@ -22,17 +22,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from snapleague.api_errors import error_body
 from snapleague.errors import ApplicationError
-from tournaments import (
-    exports,
-    player_import,
-    record_offline,
-    screen,
-    selectors,
-    services,
-    stages,
-    table_sheets,
-)
+from tournaments import selectors, services
 from tournaments.access import user_is_organiser
+from tournaments.clubs import player_import
+from tournaments.clubs import selectors as people_selectors
+from tournaments.competitions import record_offline, screen, stages, table_sheets
+from tournaments.competitions.results import services as result_services
+from tournaments.competitions.results.selectors import result_target_get
 from tournaments.forms import (
     ClubCreateForm,
     ForfeitForm,
@@ -47,17 +43,15 @@ from tournaments.forms import (
     TournamentCreateForm,
     WithdrawForm,
 )
-from tournaments.ladder import selectors as ladder_selectors
-from tournaments.ladder import services as ladder_services
-from tournaments.people import selectors as people_selectors
-from tournaments.ratings.page import player_ratings_sections
-from tournaments.ratings.selectors import club_ratings_get
-from tournaments.results import services as result_services
-from tournaments.results.selectors import result_target_get
-from tournaments.seasons import selectors as season_selectors
-from tournaments.seasons import services as season_services
-from tournaments.sessions import calendar as session_calendar
-from tournaments.sessions import selectors as session_selectors
+from tournaments.integrations import calendar as session_calendar
+from tournaments.integrations import exports
+from tournaments.nights import selectors as session_selectors
+from tournaments.rankings.ladder import selectors as ladder_selectors
+from tournaments.rankings.ladder import services as ladder_services
+from tournaments.rankings.ratings.page import player_ratings_sections
+from tournaments.rankings.ratings.selectors import club_ratings_get
+from tournaments.rankings.seasons import selectors as season_selectors
+from tournaments.rankings.seasons import services as season_services
 from tournaments.templatetags.league import result_summary
 
 LIVE_POLL_SECONDS = 2
@@ -223,7 +217,7 @@ def series_version(request: HttpRequest, series_id: int) -> JsonResponse:
 
 
 def _stage_page(request: HttpRequest, page: Any, *, status: int = 200, **forms: Any) -> HttpResponse:
-    from tournaments.bracket_page import stage_drawing
+    from tournaments.competitions.bracket_page import stage_drawing
 
     context = {
         "page": page,
@@ -242,7 +236,7 @@ def stage_detail(request: HttpRequest, stage_id: int) -> HttpResponse:
 
 @require_GET
 def stage_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
-    from tournaments.bracket_page import stage_drawing
+    from tournaments.competitions.bracket_page import stage_drawing
 
     page = selectors.stage_page_get(user=request.user, stage_id=stage_id)
     return render(
@@ -710,7 +704,7 @@ def result_record(request: HttpRequest, series_id: int) -> HttpResponse:
 
 @require_GET
 def record_service_worker(request: HttpRequest) -> HttpResponse:
-    """The record form's service worker (``tournaments/record_offline.py``). Served from the site's
+    """The record form's service worker (``tournaments/competitions/record_offline.py``). Served from the site's
     root so that its scope covers the form pages (and the log-in and log-out forms it watches);
     never cached by the browser's HTTP cache, so that a new version is found at once."""
     response = HttpResponse(

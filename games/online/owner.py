@@ -31,6 +31,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import ActionCode, ActionError
+from games.engine_messages import action_error_message
 from games.models import OnlineGame
 from games.online import services
 from games.online.lease import (
@@ -43,7 +44,6 @@ from games.online.lease import (
 )
 from games.online.series import series_game_deal_overdue, series_games_overdue
 from games.online.tables import Entry, LiveTable, Refusal, log_writer, online_for, view_frame
-from tournaments.engine_messages import action_error_message
 
 __all__ = [
     "OWNERS",

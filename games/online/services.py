@@ -21,9 +21,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import InvalidRules, InvalidSnapshot
 from games.engine.protocol import Engine, GameKind, engine_for
+from games.engine_messages import problem_messages
 from games.models import GameLogEntry, GameSnapshot, OnlineGame, OnlineSeat
 from snapleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
-from tournaments.engine_messages import problem_messages
 
 SNAPSHOT_EVERY = 20  # actions between snapshots: a takeover replays at most this many log rows
 

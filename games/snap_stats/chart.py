@@ -1,5 +1,5 @@
 """The reaction-time histogram as server-side SVG. Pure: plain values in, SVG text out (no Django,
-no clock), like tournaments/bracket_svg.py; every text is escaped, so the page puts it in as is.
+no clock), like tournaments/competitions/bracket_svg.py; every text is escaped, so the page puts it in as is.
 Bars of ``BIN_MS`` from 0; the last bar holds everything from ``LAST_MS`` on. Lines mark the median
 and the 90th percentile. The SVG scales to its container (``viewBox``, width 100 %)."""
 

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from games.engine.protocol import GameKind
-from tournaments.bracket_svg import Box, BoxSeat, Column, Section
-from tournaments.formats.base import FormatKey, Phase, PlannedSeries, SeriesResult, StageState
-from tournaments.formats.bracket import BracketSeries, FromSeed
-from tournaments.formats.registry import FORMATS
+from tournaments.competitions.bracket_svg import Box, BoxSeat, Column, Section
+from tournaments.competitions.formats.base import FormatKey, Phase, PlannedSeries, SeriesResult, StageState
+from tournaments.competitions.formats.bracket import BracketSeries, FromSeed
+from tournaments.competitions.formats.registry import FORMATS
 
 SECTION_OF = {
     Phase.WINNERS: "winners",

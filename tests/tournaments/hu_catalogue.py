@@ -13,8 +13,10 @@ from typing import Any
 
 from django.utils import translation
 
+from games import engine_messages
 from snapleague import errors
-from tournaments import engine_messages, models, tournament_messages
+from tournaments import models
+from tournaments.competitions import messages as tournament_messages
 from tournaments.live import consumers as live
 
 HEADLINES = [
@@ -24,7 +26,7 @@ HEADLINES = [
     "The games recorded so far do not make a valid series, so no game can be added until an "
     "organiser puts them right. %(problem)s",
     "The request body could not be read: send a JSON object with the header Content-Type: application/json.",
-    # A field error of a submitted result (tournaments/results/payload.py), read at the edge.
+    # A field error of a submitted result (tournaments/competitions/results/payload.py), read at the edge.
     "Choose how the game ended: last player standing, draw or adjudicated.",
 ]
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from snapleague.users import Account
 from tests.conftest import play_open_series
-from tournaments import stages
+from tournaments.competitions import stages
 from tournaments.models import GameKind, Player, Series, Stage, Tournament
 from tournaments.services import tournament_create, tournament_players_add
 

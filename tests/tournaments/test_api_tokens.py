@@ -17,10 +17,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from snapleague.users import Account
+from tournaments.integrations.tokens import keys
+from tournaments.integrations.tokens.models import ApiToken
+from tournaments.integrations.tokens.services import api_token_create, api_token_revoke
 from tournaments.models import AuditEntry, Club
-from tournaments.tokens import keys
-from tournaments.tokens.models import ApiToken
-from tournaments.tokens.services import api_token_create, api_token_revoke
 
 pytestmark = pytest.mark.django_db
 

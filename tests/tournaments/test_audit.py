@@ -10,14 +10,14 @@ import pytest
 from django.test import Client
 
 from tests.conftest import play_open_series, record_result, snapszer_win
-from tournaments.models import AuditEntry, Player, Series, Tournament
-from tournaments.stages import (
+from tournaments.competitions.stages import (
     series_forfeit,
     stage_create,
     stage_online_set,
     stage_round_publish,
     stage_withdraw,
 )
+from tournaments.models import AuditEntry, Player, Series, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The bracket drawing (tournaments/bracket_svg.py): valid SVG, geometry on real brackets played
+"""The bracket drawing (tournaments/competitions/bracket_svg.py): valid SVG, geometry on real brackets played
 through the pure formats, escaping, links, classes, truncation and determinism."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.tournaments import bracket_boxes
-from tournaments.bracket_svg import (
+from tournaments.competitions.bracket_svg import (
     BOX_W,
     ELLIPSIS,
     HEAD_H,
@@ -31,8 +31,8 @@ from tournaments.bracket_svg import (
     bracket_drawing,
     column_x,
 )
-from tournaments.formats.base import FormatKey
-from tournaments.formats.registry import FORMATS
+from tournaments.competitions.formats.base import FormatKey
+from tournaments.competitions.formats.registry import FORMATS
 
 NS = {"s": SVG_NS}
 ROOT = Path(__file__).resolve().parents[2]
@@ -565,8 +565,8 @@ def test_sections_stack_with_titles_and_the_header_has_the_first_sections_column
 def test_the_same_input_gives_the_same_bytes_in_another_process() -> None:
     code = (
         "from tests.tournaments import bracket_boxes as b;"
-        "from tournaments.bracket_svg import bracket_drawing;"
-        "from tournaments.formats.base import FormatKey;"
+        "from tournaments.competitions.bracket_svg import bracket_drawing;"
+        "from tournaments.competitions.formats.base import FormatKey;"
         "import sys;"
         "p = b.play(FormatKey.DOUBLE_ELIMINATION, 32, seed=9, rounds=5);"
         "d = bracket_drawing(b.sections(p), title='t', aria_label='a');"

@@ -16,8 +16,8 @@ from tests.tournaments.test_browser import (  # noqa: F401
     server,
     signed_in_page,
 )
-from tournaments.tokens import keys
-from tournaments.tokens.models import ApiToken
+from tournaments.integrations.tokens import keys
+from tournaments.integrations.tokens.models import ApiToken
 
 pytestmark = BROWSER_TEST
 

@@ -16,8 +16,8 @@ from tests.tournaments.test_browser import (  # noqa: F401
     server,
     signed_in_page,
 )
-from tournaments.ladder import services
 from tournaments.models import GameKind, LadderChallenge, Player
+from tournaments.rankings.ladder import services
 
 pytestmark = BROWSER_TEST
 

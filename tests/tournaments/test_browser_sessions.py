@@ -27,10 +27,10 @@ from tests.tournaments.test_browser import (  # noqa: F401
     server,
     signed_in_page,
 )
-from tournaments import stages
+from tournaments.competitions import stages
 from tournaments.models import Forfeit, GameKind, Player, Round, Series, Session
+from tournaments.nights import services as session_services
 from tournaments.services import tournament_create, tournament_players_add, tournament_referee_add
-from tournaments.sessions import services as session_services
 
 pytestmark = BROWSER_TEST
 

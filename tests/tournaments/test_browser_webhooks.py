@@ -18,9 +18,9 @@ from tests.tournaments.test_browser import (  # noqa: F401
     signed_in_page,
 )
 from tests.tournaments.webhook_receiver import Receiver
+from tournaments.integrations.webhooks import signing
+from tournaments.integrations.webhooks.models import WebhookDelivery, WebhookEndpoint
 from tournaments.models import Club, GameKind, Player
-from tournaments.webhooks import signing
-from tournaments.webhooks.models import WebhookDelivery, WebhookEndpoint
 
 pytestmark = BROWSER_TEST
 

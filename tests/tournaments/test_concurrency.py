@@ -127,16 +127,18 @@ def test_20_stage_tasks_at_once_publish_the_next_round_once(
     make_tournament: Any, organiser: Any, referee: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tests.conftest import snapszer_win
+    from tournaments.competitions.stages import stage_advance, stage_create, stage_round_publish
     from tournaments.models import GameKind, Round
     from tournaments.services import tournament_players_enter
-    from tournaments.stages import stage_advance, stage_create, stage_round_publish
 
     tournament = make_tournament(game=GameKind.SNAPSZER)
     tournament_players_enter(user=organiser, tournament=tournament, new_names=[f"P{n}" for n in range(8)])
     stage = stage_create(user=organiser, tournament=tournament, name="Swiss", format="swiss")
     stage_round_publish(user=organiser, stage_id=stage.pk)
     # The results' own stage tasks are lost (they would run inline on commit): 20 run at once instead.
-    monkeypatch.setattr("tournaments.results.services._enqueue_standings", lambda *_args, **_kwargs: None)
+    monkeypatch.setattr(
+        "tournaments.competitions.results.services._enqueue_standings", lambda *_args, **_kwargs: None
+    )
     for series in Series.objects.filter(stage=stage):
         a, b = (s.player for s in series.seats.order_by("seat"))
         for number in (1, 2):

@@ -12,8 +12,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from snapleague.users import Account
+from tournaments.integrations.webhooks.events import round_published_data
 from tournaments.models import Player, Round, Series, Tournament
-from tournaments.webhooks.events import round_published_data
 
 pytestmark = pytest.mark.django_db
 

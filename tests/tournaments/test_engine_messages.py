@@ -1,5 +1,5 @@
 """Engine problems and refused moves reach people as translated messages
-(tournaments/engine_messages.py), and so does every other coded problem.
+(games/engine_messages.py), and so does every other coded problem.
 
 (a) every code of every :class:`~games.engine.errors.Code` enum (engine problems, the shared
 action vocabulary, the tournament modules' codes) has a message, collected by importing everything
@@ -27,13 +27,7 @@ from rest_framework.test import APIClient
 from games.engine.errors import ActionCode, Code, IllegalAction, Problem, ProblemCode
 from games.engine.sixtysix import MatchRecordProblem, Reason
 from games.engine.snap.rules import SnapRulesProblem
-from tests.codes import all_codes
-from tests.games.engine.action_codes import EXAMPLES as ACTION_EXAMPLES
-from tests.games.engine.action_codes import UNREACHABLE, example_errors
-from tests.games.engine.problem_codes import engine_problem_codes, example_problems
-from tests.tournaments.hu_catalogue import msgid as _msgid
-from tournaments import tournament_messages
-from tournaments.engine_messages import (
+from games.engine_messages import (
     ACTION_FALLBACK,
     ACTION_MESSAGES,
     FALLBACK,
@@ -43,8 +37,14 @@ from tournaments.engine_messages import (
     action_error_message,
     problem_message,
 )
+from tests.codes import all_codes
+from tests.games.engine.action_codes import EXAMPLES as ACTION_EXAMPLES
+from tests.games.engine.action_codes import UNREACHABLE, example_errors
+from tests.games.engine.problem_codes import engine_problem_codes, example_problems
+from tests.tournaments.hu_catalogue import msgid as _msgid
+from tournaments.competitions import messages as tournament_messages
+from tournaments.competitions.problems import TournamentErrorCode
 from tournaments.models import GameKind, GameResult, Player, Series, Tournament
-from tournaments.problems import TournamentErrorCode
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
@@ -152,7 +152,7 @@ def test_allowed_points_and_hand_endings_read_as_words() -> None:
 
 
 def test_an_uncoded_problem_is_logged_and_shown_as_a_general_message(caplog: Any) -> None:
-    with caplog.at_level(logging.ERROR, logger="tournaments.engine_messages"):
+    with caplog.at_level(logging.ERROR, logger="games.engine_messages"):
         assert problem_message("a plain English string") == str(FALLBACK)
     assert "a plain English string" in caplog.text
 
@@ -229,7 +229,7 @@ def test_an_action_code_without_a_message_is_logged_and_shown_as_a_general_messa
     caplog: Any, monkeypatch: Any
 ) -> None:
     monkeypatch.delitem(ACTION_MESSAGES, ActionCode.NOT_LEGAL)
-    with caplog.at_level(logging.ERROR, logger="tournaments.engine_messages"):
+    with caplog.at_level(logging.ERROR, logger="games.engine_messages"):
         assert action_error_message(IllegalAction(ActionCode.NOT_LEGAL, "KH")) == str(ACTION_FALLBACK)
     assert "not_legal" in caplog.text
 

@@ -19,8 +19,8 @@ from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
 from tests.conftest import play_open_series
 from tests.tournaments.test_browser import PHONE, browser, server  # noqa: F401
+from tournaments.competitions.stages import stage_withdraw
 from tournaments.models import Player, Series, Tournament
-from tournaments.stages import stage_withdraw
 
 pytestmark = pytest.mark.django_db
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from snapleague.users import Account
-from tournaments.ladder import selectors, services
 from tournaments.models import Club, GameKind, Ladder, LadderChallenge, Player
+from tournaments.rankings.ladder import selectors, services
 from tournaments.tasks import ladder_challenges_expire_task
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from snapleague.users import Account
-from tournaments.ladder import services
 from tournaments.models import Club, GameKind, Ladder, LadderChallenge, Player
+from tournaments.rankings.ladder import services
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The ladder's pure rules (tournaments/ladder/rules.py): exhaustive over small ladders."""
+"""The ladder's pure rules (tournaments/rankings/ladder/rules.py): exhaustive over small ladders."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.ladder.rules import (
+from tournaments.rankings.ladder.rules import (
     after_join,
     after_leave,
     after_win,

@@ -6,8 +6,8 @@ import pytest
 from django.utils import translation
 
 from games.engine import protocol
+from tournaments.competitions.series import SeriesLength, series_length
 from tournaments.models import GAME_KIND_CHOICES, GameKind, SeriesFormat, Tournament
-from tournaments.series import SeriesLength, series_length
 
 
 def test_the_models_game_kind_is_the_engines() -> None:

@@ -14,8 +14,8 @@ from rest_framework.test import APIClient
 
 from snapleague.errors import ApplicationError
 from snapleague.users import Account
+from tournaments.clubs import selectors, services
 from tournaments.models import AuditEntry, Club, Player, PlayerClaim, PlayerRating, Series, Tournament
-from tournaments.people import selectors, services
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.test import Client
 from snapleague.chromium import CHROMIUM
 from snapleague.errors import ApplicationError, PermissionDenied
 from tests.tournaments.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
+from tournaments.clubs.player_import import RowStatus, players_import, players_import_plan, text_of
 from tournaments.models import Club, Player
-from tournaments.player_import import RowStatus, players_import, players_import_plan, text_of
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 

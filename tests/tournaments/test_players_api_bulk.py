@@ -1,6 +1,6 @@
 """Many players in one request (issue 23 item 6): ``POST /api/clubs/{id}/players/`` creates a list
 all or none, a bad item refusing the whole list with its index; ``POST /api/clubs/{id}/players/import/``
-is the club page's CSV import through the API (the same code: tournaments/player_import.py)."""
+is the club page's CSV import through the API (the same code: tournaments/clubs/player_import.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from snapleague.users import Account
+from tournaments.clubs.player_import import MAX_BYTES, MAX_ROWS
 from tournaments.models import Club, Player
-from tournaments.player_import import MAX_BYTES, MAX_ROWS
 
 pytestmark = pytest.mark.django_db
 

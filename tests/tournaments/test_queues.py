@@ -23,11 +23,12 @@ from django.conf import settings
 from snapleague.celery import app
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments.conftest import NEEDS_A_DATABASE_FILE
-from tournaments import outcomes, tasks
+from tournaments import tasks
+from tournaments.competitions import outcomes
+from tournaments.competitions.stages import stage_create, stage_round_publish
 from tournaments.models import ClubRatings, Round, Series, Stage, StandingRow, Tournament
-from tournaments.ratings import services as ratings_services
-from tournaments.ratings.services import club_results_versions
-from tournaments.stages import stage_create, stage_round_publish
+from tournaments.rankings.ratings import services as ratings_services
+from tournaments.rankings.ratings.services import club_results_versions
 
 STAGES, BACKGROUND = settings.CELERY_STAGES_QUEUE, settings.CELERY_BACKGROUND_QUEUE
 

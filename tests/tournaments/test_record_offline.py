@@ -16,7 +16,7 @@ from django.utils import translation
 
 from snapleague.users import Account
 from tests.conftest import record_result, snap_win
-from tournaments import record_offline
+from tournaments.competitions import record_offline
 from tournaments.models import GameResult, Player, Series, Stage
 
 JSON = {"HTTP_ACCEPT": "application/json"}

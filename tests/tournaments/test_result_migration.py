@@ -1,5 +1,5 @@
 """Rows written before results had a format version (version 1) are rewritten to version 2 by
-migration 0004 and read back as the values they were (tournaments/results/values.py)."""
+migration 0004 and read back as the values they were (tournaments/competitions/results/values.py)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from django.db.migrations.executor import MigrationExecutor
 
 from games.engine.sixtysix import Reason
 from tests.conftest import record_result, snap_win
-from tournaments.models import Game, GameKind, GameResult, Player, Series, SeriesFormat
-from tournaments.results.values import (
+from tournaments.competitions.results.values import (
     SnapEnding,
     SnapszerHand,
     SnapszerMatchResult,
     SnapTableResult,
     VoidResult,
 )
+from tournaments.models import Game, GameKind, GameResult, Player, Series, SeriesFormat
 
 migration = importlib.import_module("tournaments.migrations.0004_result_format_v2")
 

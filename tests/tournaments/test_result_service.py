@@ -1,4 +1,4 @@
-"""The result service (tournaments/results/services.py): check, then do; a user or an online game
+"""The result service (tournaments/competitions/results/services.py): check, then do; a user or an online game
 as the source; wrong calls recorded and counted in sudden death (S42)."""
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from rest_framework.test import APIClient
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from tests.conftest import record_result, snap_win
-from tournaments.models import Game, GameKind, GameResult, Player, Series, Stage
-from tournaments.results import services
-from tournaments.results.services import (
+from tournaments.competitions.results import services
+from tournaments.competitions.results.services import (
     EngineSource,
     ResultRequest,
     UserSource,
@@ -24,7 +23,8 @@ from tournaments.results.services import (
     do_result_record,
     result_record,
 )
-from tournaments.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult
+from tournaments.competitions.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult
+from tournaments.models import Game, GameKind, GameResult, Player, Series, Stage
 from tournaments.selectors import stage_by_id
 
 LPS, DRAW = SnapEnding.LAST_PLAYER_STANDING, SnapEnding.DRAW

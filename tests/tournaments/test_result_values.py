@@ -1,4 +1,4 @@
-"""Results as values (tournaments/results/values.py): invariants, the stored JSON (format 2), and
+"""Results as values (tournaments/competitions/results/values.py): invariants, the stored JSON (format 2), and
 ``from_engine`` building the same value a referee's entry gives for a finished engine game."""
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from games.engine.sixtysix import (
 from games.engine.snap import EndReason, SnapResult
 from games.engine.snap.playout import random_game
 from games.engine.snap.rules import rules_from_options
-from tournaments.results.payload import ResultTable, parse_result, result_payload
-from tournaments.results.values import (
+from tournaments.competitions.results.payload import ResultTable, parse_result, result_payload
+from tournaments.competitions.results.values import (
     FORMAT_VERSION,
     SnapEnding,
     SnapszerHand,

@@ -1,4 +1,4 @@
-"""Reading and checking a submitted result into a value (tournaments/results/payload.py), at the
+"""Reading and checking a submitted result into a value (tournaments/competitions/results/payload.py), at the
 edge, before anything is stored."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 
 from games.engine.protocol import GameKind
 from games.engine.sixtysix import Reason, profile
-from tournaments.results.payload import ResultInvalid, ResultTable, parse_result
-from tournaments.results.values import SnapszerHand
+from tournaments.competitions.results.payload import ResultInvalid, ResultTable, parse_result
+from tournaments.competitions.results.values import SnapszerHand
 
 SNAP = ResultTable(kind=GameKind.SNAP, players=(1, 2, 3, 4), names={1: "A", 2: "B", 3: "C", 4: "D"})
 SNAPSZER = ResultTable(
@@ -159,7 +159,7 @@ def test_snapszer_hu_records_two_games_of_7_X32() -> None:
 def test_tournament_rules_are_checked_by_the_engines(
     game: str, profile: str, options: dict, table_size: int | None, fragment: str | None
 ) -> None:
-    from tournaments.outcomes import rules_problems
+    from tournaments.competitions.outcomes import rules_problems
 
     problems = rules_problems(game, profile, options, table_size=table_size)
     if fragment is None:

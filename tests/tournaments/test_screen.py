@@ -1,4 +1,4 @@
-"""The room's big screen (``/tournaments/<id>/screen/``, tournaments/screen.py): the current round's
+"""The room's big screen (``/tournaments/<id>/screen/``, tournaments/competitions/screen.py): the current round's
 tables, the standings and the bracket, public like the tournament page and never more than it."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from django.test import Client
 
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
-from tournaments import screen
+from tournaments.competitions import screen
+from tournaments.competitions.stages import series_forfeit, stage_create, stage_round_publish
 from tournaments.models import Series, Stage, Tournament
-from tournaments.stages import series_forfeit, stage_create, stage_round_publish
 
 pytestmark = pytest.mark.django_db
 

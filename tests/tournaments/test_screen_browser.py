@@ -16,13 +16,13 @@ from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments.test_browser import browser, server  # noqa: F401  (fixtures)
 from tournaments.models import Club, GameKind, Player, Round, Series, Stage, StageFormat
+from tournaments.nights import services as session_services
 from tournaments.services import (
     stage_create,
     stage_rounds_generate,
     tournament_create,
     tournament_players_add,
 )
-from tournaments.sessions import services as session_services
 
 pytestmark = [
     pytest.mark.browser,

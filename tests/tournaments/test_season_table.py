@@ -1,11 +1,11 @@
 """The season table's pure function: placings -> points, best N, count-back, head-to-head, and a
-tournament's final placings from its stages (tournaments/seasons/table.py, docs/seasons.md)."""
+tournament's final placings from its stages (tournaments/rankings/seasons/table.py, docs/seasons.md)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tournaments.seasons.table import (
+from tournaments.rankings.seasons.table import (
     DEFAULT_SCALE,
     StageStandings,
     TournamentPlacings,

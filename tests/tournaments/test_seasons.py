@@ -12,8 +12,8 @@ from snapleague.errors import ApplicationError, NotFound, PermissionDenied
 from snapleague.users import Account
 from tests.tournaments.seasons_world import played_tournament
 from tournaments.models import Club, Player, Season, SeasonTournament, Series, Tournament
-from tournaments.seasons.selectors import season_candidates, season_page_get
-from tournaments.seasons.services import season_create, season_tournament_set, season_update
+from tournaments.rankings.seasons.selectors import season_candidates, season_page_get
+from tournaments.rankings.seasons.services import season_create, season_tournament_set, season_update
 
 pytestmark = pytest.mark.django_db
 

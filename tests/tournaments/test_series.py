@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.protocol import GameKind
-from tournaments.series import (
+from tournaments.competitions.series import (
     BEST_OF_3,
     BEST_OF_5,
     FIRST_TO_3,

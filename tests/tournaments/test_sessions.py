@@ -1,4 +1,4 @@
-"""Club nights (tournaments/sessions/): the pure planning, sessions, stations, check-in and its close,
+"""Club nights (tournaments/nights/): the pure planning, sessions, stations, check-in and its close,
 the tonight page's and the next-table card's reads, and their pages."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django.utils import timezone
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
-from tournaments import stages
+from tournaments.competitions import stages
 from tournaments.models import (
     AuditEntry,
     CheckIn,
@@ -28,8 +28,8 @@ from tournaments.models import (
     Session,
     Tournament,
 )
+from tournaments.nights import planning, selectors, services
 from tournaments.services import tournament_players_add
-from tournaments.sessions import planning, selectors, services
 
 # --- Pure planning ------------------------------------------------------------------------------
 
@@ -732,7 +732,7 @@ def test_reopening_moves_the_tonight_version_on(league: Any, organiser: Account)
 def test_the_player_replaces_their_calendar_address(
     league: Any, organiser: Account, player_user: Account, make_user: Callable[..., Account]
 ) -> None:
-    from tournaments.sessions import calendar
+    from tournaments.integrations import calendar
 
     _tournament, four = league
     anna = four[0]

@@ -12,8 +12,8 @@ from django.test import Client
 
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
+from tournaments.competitions.stages import stage_create, stage_round_publish
 from tournaments.models import Forfeit, GameKind, Player, Round, Series, Stage, Tournament, Withdrawal
-from tournaments.stages import stage_create, stage_round_publish
 
 pytestmark = pytest.mark.django_db
 

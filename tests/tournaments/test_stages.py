@@ -10,7 +10,16 @@ import pytest
 
 from snapleague.errors import ApplicationError, Conflict
 from tests.conftest import play_open_series, record_result, snapszer_win
-from tournaments.formats.base import rounds_from_json
+from tournaments.competitions.formats.base import rounds_from_json
+from tournaments.competitions.stages import (
+    series_forfeit,
+    stage_advance,
+    stage_create,
+    stage_preview,
+    stage_round_publish,
+    stage_state,
+    stage_withdraw,
+)
 from tournaments.models import (
     BracketSlot,
     Forfeit,
@@ -24,15 +33,6 @@ from tournaments.models import (
     Withdrawal,
 )
 from tournaments.services import stage_standings_recompute
-from tournaments.stages import (
-    series_forfeit,
-    stage_advance,
-    stage_create,
-    stage_preview,
-    stage_round_publish,
-    stage_state,
-    stage_withdraw,
-)
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.protocol import GameKind
-from tournaments.formats.round_robin import PlayerId, round_robin_schedule
-from tournaments.series import BEST_OF_3, GameOutcome, SeriesLength
-from tournaments.standings import (
+from tournaments.competitions.formats.round_robin import PlayerId, round_robin_schedule
+from tournaments.competitions.series import BEST_OF_3, GameOutcome, SeriesLength
+from tournaments.competitions.standings import (
     ByeScore,
     SeriesRecord,
     Standings,

@@ -1,5 +1,5 @@
 """The pure tournament modules' problems reach people as translated messages
-(tournaments/tournament_messages.py), the way test_engine_messages.py checks the engines'.
+(tournaments/competitions/messages.py), the way test_engine_messages.py checks the engines'.
 
 (a) every code of series.py, standings.py and formats/ (examples for the formats' codes in
 tests/tournaments/formats/examples.py) has a message, and a real call that reports
@@ -20,21 +20,27 @@ from django.test import Client
 from django.utils import translation
 from rest_framework.test import APIClient
 
-import tournaments.formats
+import tournaments.competitions.formats
 from tests.codes import import_all, subclass_members
 from tests.conftest import record_result, snap_win
 from tests.tournaments.formats.examples import EXAMPLES as FORMAT_EXAMPLES
-from tournaments.formats.base import FormatErrorCode
-from tournaments.formats.round_robin import (
+from tournaments.competitions.formats.base import FormatErrorCode
+from tournaments.competitions.formats.round_robin import (
     PairingError,
     PairingErrorCode,
     round_robin_schedule,
     snap_tables,
 )
-from tournaments.models import Entry, Game, GameKind, GameResult, Player, Series, Stage, StageFormat
-from tournaments.problems import TournamentErrorCode, TournamentInputError
-from tournaments.results.values import SnapEnding, SnapTableResult
-from tournaments.series import (
+from tournaments.competitions.messages import (
+    FALLBACK,
+    MESSAGES,
+    series_error_message,
+    series_problem_message,
+    tournament_error_message,
+)
+from tournaments.competitions.problems import TournamentErrorCode, TournamentInputError
+from tournaments.competitions.results.values import SnapEnding, SnapTableResult
+from tournaments.competitions.series import (
     BEST_OF_3,
     GameOutcome,
     SeriesError,
@@ -46,26 +52,23 @@ from tournaments.series import (
     series_start,
     series_status,
 )
-from tournaments.services import stage_create
-from tournaments.standings import (
+from tournaments.competitions.standings import (
     SeriesRecord,
     StandingsErrorCode,
     round_robin_standings,
     table_standings,
 )
-from tournaments.tournament_messages import (
-    FALLBACK,
-    MESSAGES,
-    series_error_message,
-    series_problem_message,
-    tournament_error_message,
-)
+from tournaments.models import Entry, Game, GameKind, GameResult, Player, Series, Stage, StageFormat
+from tournaments.services import stage_create
 
 
 def tournament_error_codes() -> list[TournamentErrorCode]:
     """Every member of every ``TournamentErrorCode`` subclass of the pure modules (series.py,
     standings.py and everything under formats/), found by importing them all."""
-    import_all(["tournaments.series", "tournaments.standings"], [tournaments.formats])
+    import_all(
+        ["tournaments.competitions.series", "tournaments.competitions.standings"],
+        [tournaments.competitions.formats],
+    )
     return subclass_members(TournamentErrorCode)
 
 
@@ -277,7 +280,7 @@ def test_allowed_values_read_as_a_choice() -> None:
 def test_an_uncoded_problem_is_logged_and_shown_as_a_general_message(caplog: Any) -> None:
     problem = SeriesProblem(S.SNAPSZER_NO_DRAW, "text")
     object.__setattr__(problem, "code", "made_up")
-    with caplog.at_level(logging.ERROR, logger="tournaments.tournament_messages"):
+    with caplog.at_level(logging.ERROR, logger="tournaments.competitions.messages"):
         assert series_problem_message(problem) == str(FALLBACK)
     assert "made_up" in caplog.text
 

@@ -19,8 +19,8 @@ from snapleague.errors import ApplicationError, Conflict
 from snapleague.users import Account
 from tests.conftest import record_result
 from tests.conftest import snapszer_win as win
+from tournaments.competitions.results.values import VoidResult
 from tournaments.models import GameResult, Player, Series, Stage, StandingRow
-from tournaments.results.values import VoidResult
 from tournaments.services import stage_standings_recompute
 
 HU = {"HTTP_ACCEPT_LANGUAGE": "hu"}

@@ -21,13 +21,11 @@ from django.utils import timezone
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from tests.conftest import play_open_series, record_result, snapszer_win
 from tests.tournaments.webhook_receiver import Receiver
-from tournaments.models import Club, Player, Series, Tournament
-from tournaments.stages import stage_advance, stage_create, stage_round_publish
-from tournaments.tasks import webhook_deliveries_reconcile_task, webhook_delivery_send_task
-from tournaments.webhooks import signing, targets
-from tournaments.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
-from tournaments.webhooks.schedule import retry_bounds, retry_delay
-from tournaments.webhooks.services import (
+from tournaments.competitions.stages import stage_advance, stage_create, stage_round_publish
+from tournaments.integrations.webhooks import signing, targets
+from tournaments.integrations.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from tournaments.integrations.webhooks.schedule import retry_bounds, retry_delay
+from tournaments.integrations.webhooks.services import (
     webhook_delivery_attempt,
     webhook_delivery_redeliver,
     webhook_endpoint_create,
@@ -35,6 +33,8 @@ from tournaments.webhooks.services import (
     webhook_endpoint_test,
     webhook_endpoint_update,
 )
+from tournaments.models import Club, Player, Series, Tournament
+from tournaments.tasks import webhook_deliveries_reconcile_task, webhook_delivery_send_task
 
 pytestmark = pytest.mark.django_db
 

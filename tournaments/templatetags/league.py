@@ -9,8 +9,8 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
-from tournaments.results.values import ResultValue, SnapEnding, SnapszerMatchResult, VoidResult
-from tournaments.tournament_messages import DECIDED_BY
+from tournaments.competitions.messages import DECIDED_BY
+from tournaments.competitions.results.values import ResultValue, SnapEnding, SnapszerMatchResult, VoidResult
 
 register = template.Library()
 
@@ -186,9 +186,9 @@ def result_summary(value: ResultValue | None, names: Mapping[int, str]) -> str:
 
 @register.filter
 def season_separated_by(name: str) -> str:
-    """What put a season table row below the one above, in words (tournaments/seasons/table.py:
+    """What put a season table row below the one above, in words (tournaments/rankings/seasons/table.py:
     ``points``, ``places_<n>``, ``head_to_head``)."""
-    from tournaments.seasons.table import HEAD_TO_HEAD, PLACES_PREFIX, POINTS
+    from tournaments.rankings.seasons.table import HEAD_TO_HEAD, PLACES_PREFIX, POINTS
 
     if name == POINTS:
         return str(_("on points"))

@@ -15,7 +15,7 @@ uniform deal; in the closed phase each world is then also solved exactly, so the
 that are equivalent get equal values and a loss is never sampling noise between two draws.
 
 Pure like the engine: the caller passes the ``random.Random`` and the budget; no clock. Values
-and codes only: the words are the web layer's (games/analysis.py, tournaments/engine_messages.py).
+and codes only: the words are the web layer's (games/analysis.py, games/engine_messages.py).
 
 Not analysed (a decision is skipped, its action still played): the bidding of `snapszer-hu`
 (X31; the search has no model of a bid hand, as the expert), a declaration by the seat not on

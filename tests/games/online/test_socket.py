@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from games.engine.errors import ActionCode
 from games.engine.protocol import GameKind, engine_for
+from games.engine_messages import GAME_ACTION_MESSAGES
 from games.models import GameLease, GameLogEntry, OnlineGame
 from games.online import lease, services
 from games.online import owner as owner_module
@@ -30,7 +31,6 @@ from games.online.tables import Entry, log_writer
 from snapleague.asgi import application
 from tests.games.online.conftest import opened, receive, send
 from tests.tournaments.live_sockets import run, session
-from tournaments.engine_messages import GAME_ACTION_MESSAGES
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -1,6 +1,6 @@
 """An independent validity checker for generated stages.
 
-It shares no code with the generators: it never imports ``tournaments.formats`` (a test checks
+It shares no code with the generators: it never imports ``tournaments.competitions.formats`` (a test checks
 that), and reads a played stage as plain data (the record ``driver.play`` writes: each round as
 published, with the results and withdrawals known when it was generated). Everything it expects it
 works out again from the rules (rules/tournaments.md and docs/formats.md), by its own means: its own

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.engine.protocol import GameKind
-from tournaments.formats.base import (
+from tournaments.competitions.formats.base import (
     FormatErrorCode,
     FormatKey,
     Phase,
@@ -17,11 +17,11 @@ from tournaments.formats.base import (
     SeriesResult,
     StageState,
 )
-from tournaments.formats.registry import FORMATS, format_for
-from tournaments.formats.round_robin import PlayerId
-from tournaments.problems import TournamentErrorCode, TournamentInputError
-from tournaments.series import BEST_OF_3
-from tournaments.standings import SeriesRecord, StandingsErrorCode, Tiebreak, stage_standings
+from tournaments.competitions.formats.registry import FORMATS, format_for
+from tournaments.competitions.formats.round_robin import PlayerId
+from tournaments.competitions.problems import TournamentErrorCode, TournamentInputError
+from tournaments.competitions.series import BEST_OF_3
+from tournaments.competitions.standings import SeriesRecord, StandingsErrorCode, Tiebreak, stage_standings
 
 SNAP, SNAPSZER = GameKind.SNAP, GameKind.SNAPSZER
 

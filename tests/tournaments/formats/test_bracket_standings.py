@@ -3,7 +3,7 @@ bracket"): the champion first, the runner-up second, the third-place series' win
 then everyone by the round they went out in; the tiebreaks only order players out in the same round.
 
 Stages are played with the pure formats (``play_out``) and ranked by the format's own ``standings``
-from the records the Django side builds (``tournaments.outcomes``: one per series played, with its
+from the records the Django side builds (``tournaments.competitions.outcomes``: one per series played, with its
 round and phase; walkovers left out).
 """
 
@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from tests.tournaments.formats.examples import SNAP, decide, play_out, publish, state
-from tournaments.formats.base import FormatKey, Phase, PlannedSeries, StageState
-from tournaments.formats.registry import FORMATS
-from tournaments.formats.round_robin import PlayerId
-from tournaments.series import BEST_OF_3, GameOutcome
-from tournaments.standings import FinishHow, SeriesRecord, Standings, Tiebreak, stage_standings
+from tournaments.competitions.formats.base import FormatKey, Phase, PlannedSeries, StageState
+from tournaments.competitions.formats.registry import FORMATS
+from tournaments.competitions.formats.round_robin import PlayerId
+from tournaments.competitions.series import BEST_OF_3, GameOutcome
+from tournaments.competitions.standings import FinishHow, SeriesRecord, Standings, Tiebreak, stage_standings
 
 K = FormatKey
 

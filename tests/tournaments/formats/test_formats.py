@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from tests.tournaments.formats.examples import SNAP, SNAPSZER, decide, k33_swiss, play_out, publish, state
-from tournaments.formats.base import (
+from tournaments.competitions.formats.base import (
     Format,
     FormatError,
     FormatErrorCode,
@@ -20,12 +20,17 @@ from tournaments.formats.base import (
     rounds_from_json,
     rounds_to_json,
 )
-from tournaments.formats.bracket import FromSeries, double_elimination, single_elimination, tables_elimination
-from tournaments.formats.groups import group_label, playoff_seeds
-from tournaments.formats.registry import FORMATS, format_for
-from tournaments.formats.round_robin import round_robin_schedule, seeded_order, snap_tables
-from tournaments.formats.seeding import bracket_order, drop_orderings, snake
-from tournaments.standings import Tiebreak, default_chain
+from tournaments.competitions.formats.bracket import (
+    FromSeries,
+    double_elimination,
+    single_elimination,
+    tables_elimination,
+)
+from tournaments.competitions.formats.groups import group_label, playoff_seeds
+from tournaments.competitions.formats.registry import FORMATS, format_for
+from tournaments.competitions.formats.round_robin import round_robin_schedule, seeded_order, snap_tables
+from tournaments.competitions.formats.seeding import bracket_order, drop_orderings, snake
+from tournaments.competitions.standings import Tiebreak, default_chain
 
 K = FormatKey
 

@@ -18,16 +18,16 @@ import pytest
 
 from tests.tournaments.formats.checker import spread_ok
 from tests.tournaments.formats.examples import SNAP, decide, play_out, publish, state
-from tournaments.formats.base import FormatError, FormatKey, Phase
-from tournaments.formats.bracket import (
+from tournaments.competitions.formats.base import FormatError, FormatKey, Phase
+from tournaments.competitions.formats.bracket import (
     BracketSeries,
     FromSeed,
     FromSeries,
     double_elimination,
     single_elimination,
 )
-from tournaments.formats.groups import GroupsPlayoff, group_label, playoff_seeds
-from tournaments.formats.registry import FORMATS
+from tournaments.competitions.formats.groups import GroupsPlayoff, group_label, playoff_seeds
+from tournaments.competitions.formats.registry import FORMATS
 
 LARGEST = 64  # entrants: every group count up to 22 and every qualifier count up to 15
 LARGEST_SLOW = 160  # with -m slow: group counts up to 54

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine.dealing import shuffled
-from tournaments.formats.round_robin import (
+from tournaments.competitions.formats.round_robin import (
     Pairing,
     PairingError,
     PairingErrorCode,

@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.protocol import GameKind
-from tournaments.formats.base import FormatKey
-from tournaments.formats.registry import FORMATS
-from tournaments.formats.round_robin import PlayerId, round_robin_schedule
-from tournaments.series import BEST_OF_3, GameOutcome, series_status
-from tournaments.standings import (
+from tournaments.competitions.formats.base import FormatKey
+from tournaments.competitions.formats.registry import FORMATS
+from tournaments.competitions.formats.round_robin import PlayerId, round_robin_schedule
+from tournaments.competitions.series import BEST_OF_3, GameOutcome, series_status
+from tournaments.competitions.standings import (
     ByeScore,
     SeriesRecord,
     Standings,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tournaments.ratings.glicko2 import Glicko, Outcome, rate_period
+from tournaments.rankings.ratings.glicko2 import Glicko, Outcome, rate_period
 
 
 def test_glickmans_worked_example() -> None:

@@ -5,13 +5,8 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
-from tournaments.ratings.glicko2 import Glicko, Outcome, rate_period
-from tournaments.ratings.history import (
-    Encounter,
-    order_by_rating,
-    snap_history,
-    snapszer_history,
-)
+from tournaments.rankings.ratings.glicko2 import Glicko, Outcome, rate_period
+from tournaments.rankings.ratings.history import Encounter, order_by_rating, snap_history, snapszer_history
 
 
 def test_openskill_documented_example() -> None:

@@ -28,7 +28,6 @@ from tests.tournaments.ratings.test_services import (
     _series,
     _stored,
 )
-from tournaments.ladder import services as ladder_services
 from tournaments.models import (
     Club,
     ClubRatings,
@@ -40,9 +39,14 @@ from tournaments.models import (
     RatingPoint,
     Tournament,
 )
-from tournaments.ratings.history import Encounter, snap_history, snapszer_history
-from tournaments.ratings.selectors import club_ratings_get
-from tournaments.ratings.services import club_encounters, club_ratings_recompute, clubs_with_stale_ratings
+from tournaments.rankings.ladder import services as ladder_services
+from tournaments.rankings.ratings.history import Encounter, snap_history, snapszer_history
+from tournaments.rankings.ratings.selectors import club_ratings_get
+from tournaments.rankings.ratings.services import (
+    club_encounters,
+    club_ratings_recompute,
+    clubs_with_stale_ratings,
+)
 from tournaments.tasks import standings_reconcile_task
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ from rest_framework.test import APIClient
 
 from snapleague.users import Account
 from tests.tournaments.ratings.test_services import _build, _enter
+from tournaments.competitions.stages import stage_create, stage_round_publish
 from tournaments.models import Entry, GameKind, Player, PlayerRating, StageFormat, Tournament
-from tournaments.ratings.plot import PlotPoint, rating_plot_svg
-from tournaments.stages import stage_create, stage_round_publish
+from tournaments.rankings.ratings.plot import PlotPoint, rating_plot_svg
 
 pytestmark = pytest.mark.django_db
 

@@ -31,8 +31,8 @@ from tournaments.models import (
     StageFormat,
     Tournament,
 )
-from tournaments.ratings.history import snapszer_history
-from tournaments.ratings.services import (
+from tournaments.rankings.ratings.history import snapszer_history
+from tournaments.rankings.ratings.services import (
     club_encounters,
     club_ratings_recompute,
     clubs_with_stale_ratings,
@@ -261,7 +261,7 @@ def test_results_read_after_the_versions_moved_are_not_stored(organiser: Account
     club, _, jobs = _build(organiser, "race")
     _enter(organiser, jobs[:1], None)
     stored = _stored(club)
-    from tournaments.ratings import services
+    from tournaments.rankings.ratings import services
 
     real = services.club_ratings_compute
 

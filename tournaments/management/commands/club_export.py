@@ -1,4 +1,4 @@
-"""``manage.py club_export <slug> [-o FILE] [--without-passwords]``: one club as JSON (tournaments/club_transfer.py)."""
+"""``manage.py club_export <slug> [-o FILE] [--without-passwords]``: one club as JSON (tournaments/clubs/transfer.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from snapleague.errors import ApplicationError
-from tournaments.club_transfer import club_export
+from tournaments.clubs.transfer import club_export
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from snapleague.errors import ApplicationError
-from tournaments.club_transfer import club_import
+from tournaments.clubs.transfer import club_import
 
 
 class Command(BaseCommand):

@@ -18,10 +18,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from snapleague.users import Account
+from tournaments.competitions.results.selectors import result_target_get
+from tournaments.competitions.results.services import UserSource, result_record
+from tournaments.competitions.stages import stage_advance, stage_round_publish
 from tournaments.models import Club, GameKind, Player, Round, Series, SeriesFormat, StageFormat, Tournament
-from tournaments.results.selectors import result_target_get
-from tournaments.results.services import UserSource, result_record
-from tournaments.seasons.services import season_create
+from tournaments.nights import services as session_services
+from tournaments.rankings.seasons.services import season_create
 from tournaments.services import (
     club_create,
     stage_create,
@@ -30,8 +32,6 @@ from tournaments.services import (
     tournament_players_add,
     tournament_referee_add,
 )
-from tournaments.sessions import services as session_services
-from tournaments.stages import stage_advance, stage_round_publish
 
 DEMO_SLUG = "demo"
 ACCOUNTS = [  # (username, password, role)
