@@ -733,6 +733,13 @@ class PlayerClaim(models.Model):
 
 # Outbound webhooks and personal API tokens live beside their services (tournaments/integrations/webhooks/,
 # tournaments/integrations/tokens/); this is the app's models module.
+from tournaments.integrations.tokens.models import ApiToken  # noqa: E402, F401
+from tournaments.integrations.webhooks.models import (  # noqa: E402, F401
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
 
 # --- Club nights (tournaments/nights/) -----------------------------------------------------------
 
