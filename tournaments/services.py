@@ -340,7 +340,7 @@ def stage_rounds_generate(*, user: AnyUser, stage_id: int) -> list[Round]:
 # --- Standings ----------------------------------------------------------------------------------
 
 
-def stage_standings_recompute(*, stage_id: int, version: int | None = None) -> bool:
+def stage_standings_recompute(*, stage_id: int, version: int | None = None, claim: bool = False) -> bool:
     """Work out a stage's standings from its confirmed results and store them if newer.
 
     Reads ``results_version`` first, then the results: what is read is at least as new as that
@@ -348,14 +348,17 @@ def stage_standings_recompute(*, stage_id: int, version: int | None = None) -> b
     (``UPDATE ... WHERE standings_version < v``): twice, in parallel or after a crash, the outcome is
     the same table. Returns whether it stored anything.
 
-    Coalescing (docs/reliability.md, "Queues"): it clears ``standings_pending`` first, so a result
-    committed after that sends a task of its own; then, when the stored standings are already at the
+    Coalescing (docs/reliability.md, "Queues"): the task that ``standings_pending`` stands for
+    (``claim``: the one a result sent, or the reconciler's stand-in) clears it first, so a result
+    committed after that sends a task of its own; any other (a publish's, a withdrawal's) leaves it
+    to the result's task still waiting. Then, when the stored standings are already at the
     current ``results_version``, an earlier run read every result: nothing to do, at the cost of two
     queries. ``version`` (the ``results_version`` a result's task was sent for) is at most the
     current one, so it needs no check of its own.
     """
-    # Started: a result committed from now on sends a task of its own (it may not be read here).
-    Stage.objects.filter(pk=stage_id, standings_pending=True).update(standings_pending=False)
+    if claim:
+        # Started: a result committed from now on sends a task of its own (it may not be read here).
+        Stage.objects.filter(pk=stage_id, standings_pending=True).update(standings_pending=False)
     if Stage.objects.filter(pk=stage_id, standings_version__gte=F("results_version")).exists():
         return False  # an earlier run read every result there is (the one this was sent for too)
     stage = Stage.objects.select_related("tournament").get(pk=stage_id)

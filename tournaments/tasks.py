@@ -15,10 +15,11 @@ from tournaments.services import stage_standings_recompute
 
 
 @shared_task(name="tournaments.tasks.stage_standings_recompute_task")
-def stage_standings_recompute_task(stage_id: int, version: int | None = None) -> bool:
+def stage_standings_recompute_task(stage_id: int, version: int | None = None, claim: bool = False) -> bool:
     """The stage's standings; ``version``: the results_version it was sent for (a task that finds
-    it stored already returns at once; docs/reliability.md, "Queues")."""
-    return stage_standings_recompute(stage_id=stage_id, version=version)
+    it stored already returns at once); ``claim``: the task the stage's ``standings_pending`` flag
+    stands for (docs/reliability.md, "Queues")."""
+    return stage_standings_recompute(stage_id=stage_id, version=version, claim=claim)
 
 
 @shared_task(name="tournaments.tasks.club_ratings_recompute_task")
@@ -29,11 +30,12 @@ def club_ratings_recompute_task(club_id: int, ticket: int | None = None) -> bool
 
 
 @shared_task(name="tournaments.tasks.stage_advance_task")
-def stage_advance_task(stage_id: int, version: int | None = None) -> dict[str, object]:
+def stage_advance_task(stage_id: int, version: int | None = None, claim: bool = False) -> dict[str, object]:
     """The stage task: after a result (or a withdrawal, a forfeit, a publish) publish the rounds
     due, flag what a correction changed, finish the stage after its last round. ``version``: the
-    results_version a result's task was sent for (seen already by an earlier run: returns at once)."""
-    outcome = stage_advance(stage_id=stage_id, version=version)
+    results_version a result's task was sent for (seen already by an earlier run: returns at once);
+    ``claim``: the task the stage's ``advance_pending`` flag stands for."""
+    outcome = stage_advance(stage_id=stage_id, version=version, claim=claim)
     return {
         "skipped": outcome.skipped,
         "published": list(outcome.published),
@@ -47,12 +49,15 @@ def stage_advance_task(stage_id: int, version: int | None = None) -> dict[str, o
 def standings_reconcile_task() -> list[int]:
     """Beat: repair any stage whose standings lag its results (a lost message, a crashed worker),
     advance every running stage whose next round is due (a lost stage task), and recompute every
-    club whose ratings lag its results."""
+    club whose ratings lag its results.
+
+    Its tasks claim the stages' pending flags: they stand in for a result's task that was lost, so
+    a flag left up by one never stops later results from sending their own."""
     stale = stages_with_stale_standings()
     for stage_id in stale:
-        stage_standings_recompute_task.delay(stage_id)
+        stage_standings_recompute_task.delay(stage_id, None, True)
     for stage_id in stages_due():
-        stage_advance_task.delay(stage_id)
+        stage_advance_task.delay(stage_id, None, True)
     for club_id in clubs_with_stale_ratings():
         club_ratings_recompute_task.delay(club_id)
     return stale

@@ -361,6 +361,45 @@ def test_a_result_sends_no_task_while_one_waits_and_a_lost_one_is_repaired_by_th
 
 
 @pytest.mark.django_db
+def test_a_task_sent_for_something_else_leaves_a_waiting_result_task_its_flags(
+    swiss: Stage, referee: Any, broker: Broker
+) -> None:
+    """A publish's or a withdrawal's task (it claims no flag) that runs while a result's tasks wait
+    must leave the stage's pending flags up: were it to clear them, every later result would send
+    tasks of its own and the stages queue would fill with duplicates (16-18 deep in the round
+    publishing benchmark before this)."""
+    results = list(_results_of_round(swiss, 1))
+    series, game, result = results[0]
+    with broker.capture(execute=True):
+        record_result(user=referee, series_id=series.pk, game_number=game, result=result)
+    waiting = list(broker.queued)
+    assert [task.name for task, _args in waiting] == [
+        "tournaments.tasks.stage_advance_task",
+        "tournaments.tasks.stage_standings_recompute_task",
+    ]
+    broker.queued.clear()
+    with broker.capture(execute=True):  # what a withdrawal or a publish sends: no version, no claim
+        tasks.stage_advance_task(swiss.pk)
+        tasks.stage_standings_recompute_task(swiss.pk)
+    swiss.refresh_from_db()
+    assert (swiss.advance_pending, swiss.standings_pending) == (True, True)
+
+    for series, game, result in results[1:]:
+        with broker.capture(execute=True):
+            record_result(user=referee, series_id=series.pk, game_number=game, result=result)
+    stage_tasks = {"tournaments.tasks.stage_advance_task", "tournaments.tasks.stage_standings_recompute_task"}
+    assert [t for t, _args in broker.queued if t.name in stage_tasks] == []  # the waiting ones read these
+    broker.queued.clear()  # the club's ratings, which the other run's standings asked for
+
+    broker.queued.extend(waiting)
+    broker.drain()
+    swiss.refresh_from_db()
+    assert swiss.standings_version == swiss.results_version
+    assert Round.objects.filter(stage=swiss).count() == 2
+    assert (swiss.advance_pending, swiss.standings_pending) == (False, False)
+
+
+@pytest.mark.django_db
 def test_a_send_that_failed_leaves_the_next_result_to_send_again(
     swiss: Stage, referee: Any, broker: Broker, monkeypatch: pytest.MonkeyPatch
 ) -> None:

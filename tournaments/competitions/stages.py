@@ -609,7 +609,7 @@ class Advance:
     skipped: bool = False  # an earlier run had seen the results this one was sent for
 
 
-def stage_advance(*, stage_id: int, version: int | None = None) -> Advance:
+def stage_advance(*, stage_id: int, version: int | None = None, claim: bool = False) -> Advance:
     """Bring a running stage up to date with its results: decide the series a withdrawal leaves
     without opponents, flag the series a correction changed the pairing of, publish the rounds due
     (when the stage publishes automatically) and finish the stage after its last round.
@@ -619,14 +619,17 @@ def stage_advance(*, stage_id: int, version: int | None = None) -> Advance:
 
     ``version``: the ``results_version`` a result's task was sent for. A run that went through
     stamps ``advanced_version`` with the ``results_version`` it read under the lock (results are
-    written under the same lock, so it saw every one of them). A result's task clears
-    ``advance_pending`` first (a result committed after that sends a task of its own), then returns
-    at once when the stamp is at the current ``results_version``: nothing came in since a run. Tasks
-    sent for anything else (a withdrawal, a publish, the reconciler) carry no version and always
-    run. A burst of results then costs a few runs instead of one each.
+    written under the same lock, so it saw every one of them). The task that ``advance_pending``
+    stands for (``claim``: the one a result sent, or the reconciler's stand-in for a lost one) clears
+    the flag first (a result committed after that sends a task of its own), then returns at once when
+    the stamp is at the current ``results_version``: nothing came in since a run. Tasks sent for
+    anything else (a withdrawal, a publish) carry no version, always run and leave the flag alone:
+    a result's task that is still waiting keeps it, so results in the meantime send nothing more.
+    A burst of results then costs a few runs instead of one each.
     """
-    # Started: a result committed from now on sends a task of its own (it may not be read here).
-    Stage.objects.filter(pk=stage_id, advance_pending=True).update(advance_pending=False)
+    if claim:
+        # Started: a result committed from now on sends a task of its own (it may not be read here).
+        Stage.objects.filter(pk=stage_id, advance_pending=True).update(advance_pending=False)
     if (
         version is not None
         and Stage.objects.filter(pk=stage_id, advanced_version__gte=F("results_version")).exists()

@@ -367,10 +367,11 @@ def _enqueue_standings(stage_id: int, version: int, *, advance: bool = True, sta
     # A broker that is down must not fail a result that is already committed: enqueue logs it and
     # the beat reconciler sends the work once the broker is back. The flags go down with a failed
     # send, so the next result tries again instead of waiting for the reconciler.
-    if advance and not enqueue(stage_advance_task, stage_id, version):
+    # Each task claims its flag (clears it when it starts): it is the one the flag stands for.
+    if advance and not enqueue(stage_advance_task, stage_id, version, True):
         Stage.objects.filter(pk=stage_id).update(advance_pending=False, standings_pending=False)
         return
-    if standings and not enqueue(stage_standings_recompute_task, stage_id, version):
+    if standings and not enqueue(stage_standings_recompute_task, stage_id, version, True):
         Stage.objects.filter(pk=stage_id).update(standings_pending=False)
 
 
