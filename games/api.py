@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from games.hand_entry import hand_actions_parse, hand_deal_parse, hand_entry_save, hand_position_get
 from games.snap_stats.selectors import person_stats_get
+from snapleague.api_inputs import validated_input
 
 
 class SnapChancesSerializer(serializers.Serializer[Any]):
@@ -125,8 +126,6 @@ class HandPositionOutputSerializer(serializers.Serializer[Any]):
 
 
 def _hand_input(request: Request, serializer: type[serializers.Serializer[Any]]) -> dict[str, Any]:
-    from tournaments.api import validated_input
-
     return validated_input(serializer, request)
 
 

@@ -6,13 +6,16 @@ Schemathesis (tests/test_api_schema_fuzz.py) found a client could not tell from 
 list answers 404 for a page past the end or 400 for a filter value that is no id, that a write by
 someone not signed in is a 403, or that wrong credentials in an ``Authorization`` header are a 403
 on any operation (DRF answers 403, not 401, as session authentication comes first). This hook adds, to each operation that does not say otherwise,
-the refusals every operation of its kind can give; what a view declares itself (``_refusals`` in
-tournaments/api.py, with the codes it carries) stays as it is.
+the refusals every operation of its kind can give; what a view declares itself (``refusals`` below,
+with the codes it carries) stays as it is.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 
@@ -54,3 +57,26 @@ def document_refusals(result: dict[str, Any], generator: Any, request: Any, publ
                 )
             operation["responses"] = dict(sorted(responses.items()))
     return result
+
+
+class ErrorOutputSerializer(serializers.Serializer[Any]):
+    """Every refusal (snapleague/api_errors.py), in the request's language."""
+
+    code = serializers.CharField(help_text="Stable, for programs: round_not_due, not_organiser …")
+    message = serializers.CharField(help_text="Translated, for people.")
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Messages by the input field at fault (an option's name for a stage option).",
+    )
+    extra = serializers.DictField(help_text="The values the code carries (e.g. ``waiting``: series keys).")
+
+    class Meta:
+        ref_name = "Error"
+
+
+def refusals(**described: str) -> dict[int, OpenApiResponse]:
+    """The error responses of an operation, by status, each described by the codes it can carry."""
+    return {
+        int(code.removeprefix("s")): OpenApiResponse(ErrorOutputSerializer, description=text)
+        for code, text in described.items()
+    }

@@ -57,7 +57,7 @@ def test_modules_fold_into_the_map_packages() -> None:
     assert amap.package_of("games.engine.snap.rules", pure) == "games.engine"
     assert amap.package_of("games.snap_stats.selectors", pure) == "games (rest)"
     assert amap.package_of("tournaments.competitions.standings", pure) == "tournaments (pure)"
-    assert amap.package_of("tournaments.api", pure) == "tournaments (core)"
+    assert amap.package_of("tournaments.urls", pure) == "tournaments (core)"
     assert (
         amap.package_of("tournaments.competitions.results.values", pure) == "tournaments.competitions.results"
     )

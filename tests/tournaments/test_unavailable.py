@@ -31,7 +31,7 @@ def table(make_series: Callable[..., Series], players: list) -> Series:
 def test_the_api_answers_503_with_retry_after_when_the_database_is_down(
     hu_catalogue: None, table: Series, referee: Any, players: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("tournaments.api.result_record", _database_down)
+    monkeypatch.setattr("tournaments.competitions.api.results.result_record", _database_down)
     client = APIClient()
     client.force_authenticate(referee)
 
@@ -70,7 +70,7 @@ def test_integrity_errors_stay_bugs_not_503(
     def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise IntegrityError("duplicate key")
 
-    monkeypatch.setattr("tournaments.api.result_record", broken)
+    monkeypatch.setattr("tournaments.competitions.api.results.result_record", broken)
     client = APIClient(raise_request_exception=False)
     client.force_authenticate(referee)
     response = client.post(

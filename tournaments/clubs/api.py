@@ -1,6 +1,8 @@
-"""REST entry points of people and their players (docs/people.md): parse -> one service -> serialise.
+"""REST entry points of clubs, people and their players (docs/people.md): parse -> one service -> serialise.
 
-``players/{id}/claims/`` (an organiser makes a claim link), ``claims/accept/`` (the signed-in
+``clubs/`` (anyone reads; a signed-in user creates one), ``clubs/{id}/``, ``clubs/{id}/invitations/``
+(an organiser invites another), ``invitations/accept/``, ``players/`` (organisers add one),
+``players/{id}/``; ``players/{id}/claims/`` (an organiser makes a claim link), ``claims/accept/`` (the signed-in
 person takes the player), ``players/{id}/unlink/`` (an organiser unlinks the account),
 ``clubs/{id}/players/`` (many players at once, all or none) and ``clubs/{id}/players/import/`` (the
 CSV import of the club's page, through the API: ``tournaments/clubs/player_import.py`` for both).
@@ -10,20 +12,153 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.generics import ListAPIView, RetrieveAPIView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from snapleague.api_inputs import MAX_ID, validated_input
+from snapleague.api_schema import refusals
 from snapleague.errors import ApplicationError
 from tournaments.access import require_organiser
-from tournaments.api import PlayerOutputSerializer, _refusals, validated_input
 from tournaments.clubs import player_import, services
-from tournaments.models import Player
-from tournaments.selectors import club_get_by_id
+from tournaments.models import Club, Player
+from tournaments.selectors import club_get_by_id, tournaments_visible
+from tournaments.services import (
+    club_create,
+    organiser_invitation_accept,
+    organiser_invitation_create,
+    player_create,
+)
+
+
+class ClubOutputSerializer(serializers.ModelSerializer[Club]):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "created_at"]
+
+
+class ClubListApi(ListAPIView[Club]):
+    """Clubs (anyone may read). A signed-in user creates one with POST and becomes its organiser;
+    a few an hour per account (429 with ``extra.retry_after_s`` beyond)."""
+
+    serializer_class = ClubOutputSerializer
+    filterset_fields = {"slug": ["exact"], "name": ["icontains"]}
+
+    class InputSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=120)
+
+        class Meta:
+            ref_name = "ClubCreateInput"
+
+    def get_queryset(self) -> QuerySet[Club]:
+        return Club.objects.order_by("name")
+
+    @extend_schema(request=InputSerializer, responses={201: ClubOutputSerializer})
+    def post(self, request: Request) -> Response:
+        data = validated_input(self.InputSerializer, request)
+        club = club_create(user=request.user, name=data["name"])
+        return Response(ClubOutputSerializer(club).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationOutputSerializer(serializers.Serializer[Any]):
+    club = serializers.IntegerField()
+    token = serializers.CharField()
+    url = serializers.CharField(help_text="The page that accepts it (sign in first).")
+    expires_at = serializers.DateTimeField()
+
+
+class ClubInvitationCreateApi(APIView):
+    """An organiser invites someone to organise the club too: a link, valid once, for a week."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: InvitationOutputSerializer})
+    def post(self, request: Request, club_id: int) -> Response:
+        club = club_get_by_id(club_id=club_id)
+        invitation, token = organiser_invitation_create(user=request.user, club=club)
+        body = {
+            "club": club.pk,
+            "token": token,
+            "url": request.build_absolute_uri(reverse("tournaments:invitation", args=[token])),
+            "expires_at": invitation.expires_at,
+        }
+        return Response(InvitationOutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationAcceptApi(APIView):
+    """The signed-in user accepts an invitation (its token) and becomes an organiser of its club.
+    A bad token is a 400, an expired one 410, a used one 409."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer[Any]):
+        token = serializers.CharField(max_length=500)
+
+        class Meta:
+            ref_name = "InvitationAcceptInput"
+
+    @extend_schema(request=InputSerializer, responses={200: ClubOutputSerializer})
+    def post(self, request: Request) -> Response:
+        data = validated_input(self.InputSerializer, request)
+        club = organiser_invitation_accept(user=request.user, token=data["token"])
+        return Response(ClubOutputSerializer(club).data)
+
+
+class ClubDetailApi(RetrieveAPIView[Club]):
+    serializer_class = ClubOutputSerializer
+    queryset = Club.objects.all()
+    lookup_url_kwarg = "club_id"
+
+
+class PlayerOutputSerializer(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ["id", "club", "name", "created_at"]
+
+
+class PlayerListCreateApi(ListAPIView[Player]):
+    """A club's players (``?club=``, ``?tournament=``); organisers add one with POST."""
+
+    serializer_class = PlayerOutputSerializer
+    filterset_fields = {"club": ["exact"], "name": ["icontains"], "entries__tournament": ["exact"]}
+
+    class InputSerializer(serializers.Serializer[Any]):
+        club = serializers.IntegerField(max_value=MAX_ID)
+        name = serializers.CharField(max_length=120)
+
+        class Meta:
+            ref_name = "PlayerCreateInput"
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return Player.objects.order_by("club_id", "name")
+
+    def filter_queryset(self, queryset: QuerySet[Player]) -> QuerySet[Player]:
+        queryset = super().filter_queryset(queryset)  # a tournament id that is no number: 400
+        # A draft's entrants are the draft's: filtering on a tournament the user may not see finds
+        # nobody, as if it did not exist.
+        tournament = self.request.query_params.get("entries__tournament")
+        if tournament and not tournaments_visible(user=self.request.user).filter(pk=tournament).exists():
+            return queryset.none()
+        return queryset
+
+    @extend_schema(request=InputSerializer, responses={201: PlayerOutputSerializer})
+    def post(self, request: Request) -> Response:
+        data = validated_input(self.InputSerializer, request)
+        club = club_get_by_id(club_id=data["club"])
+        player = player_create(user=request.user, club=club, name=data["name"])
+        return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailApi(RetrieveAPIView[Player]):
+    serializer_class = PlayerOutputSerializer
+    queryset = Player.objects.all()
+    lookup_url_kwarg = "player_id"
 
 
 class PlayerLinkOutputSerializer(serializers.ModelSerializer[Player]):
@@ -54,7 +189,7 @@ class PlayerClaimCreateApi(APIView):
         request=None,
         responses={
             201: ClaimOutputSerializer,
-            **_refusals(s403="not_organiser", s404="player_not_found", s409="player_claimed"),
+            **refusals(s403="not_organiser", s404="player_not_found", s409="player_claimed"),
         },
     )
     def post(self, request: Request, player_id: int) -> Response:
@@ -83,7 +218,7 @@ class PlayerClaimAcceptApi(APIView):
         request=InputSerializer,
         responses={
             200: PlayerLinkOutputSerializer,
-            **_refusals(
+            **refusals(
                 s400="claim_invalid, invalid (no token)",
                 s409="claim_used, claim_withdrawn, already_yours, player_claimed, one_player_per_club",
                 s410="claim_expired",
@@ -105,7 +240,7 @@ class PlayerUnlinkApi(APIView):
         request=None,
         responses={
             200: PlayerLinkOutputSerializer,
-            **_refusals(s403="not_organiser", s404="player_not_found", s409="not_linked"),
+            **refusals(s403="not_organiser", s404="player_not_found", s409="not_linked"),
         },
     )
     def post(self, request: Request, player_id: int) -> Response:
@@ -147,7 +282,7 @@ class ClubPlayersCreateApi(APIView):
         request=InputSerializer,
         responses={
             201: PlayerOutputSerializer(many=True),
-            **_refusals(
+            **refusals(
                 s400="invalid_players (``fields``: ``players.<index>.name``; ``extra.items``), "
                 "too_many_players, invalid (no list, an item without a name)",
                 s403="not_organiser",
@@ -208,7 +343,7 @@ class ClubPlayersImportApi(APIView):
         responses={
             200: PlayersImportOutputSerializer,
             201: PlayersImportOutputSerializer,
-            **_refusals(
+            **refusals(
                 s400="invalid_import (field ``text``: no names, over 256 KB or 2,000 rows), invalid",
                 s403="not_organiser",
                 s404="club_not_found",

@@ -19,8 +19,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from snapleague.api_inputs import MAX_ID, validated_input
+from snapleague.api_schema import refusals
 from tournaments import selectors as tournament_selectors
-from tournaments.api import MAX_ID, _refusals, validated_input
 from tournaments.integrations import calendar
 from tournaments.models import CheckIn, Round, Session, Station
 from tournaments.nights import selectors, services
@@ -103,7 +104,7 @@ class TournamentSessionsApi(APIView):
             ref_name = "SessionCreateInput"
 
     @extend_schema(
-        responses={200: SessionOutputSerializer(many=True), **_refusals(s404="tournament_not_found")}
+        responses={200: SessionOutputSerializer(many=True), **refusals(s404="tournament_not_found")}
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_selectors.tournament_get(user=request.user, tournament_id=tournament_id)
@@ -114,7 +115,7 @@ class TournamentSessionsApi(APIView):
         request=InputSerializer,
         responses={
             201: SessionOutputSerializer,
-            **_refusals(
+            **refusals(
                 s400="invalid (field ``name``, ``venue``), session_in_past (field ``starts_at``)",
                 s403="not_organiser",
                 s404="tournament_not_found",
@@ -143,7 +144,7 @@ class SessionDetailApi(APIView):
         class Meta:
             ref_name = "SessionUpdateInput"
 
-    @extend_schema(responses={200: SessionDetailOutputSerializer, **_refusals(s404="session_not_found")})
+    @extend_schema(responses={200: SessionDetailOutputSerializer, **refusals(s404="session_not_found")})
     def get(self, request: Request, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         return Response(SessionDetailOutputSerializer(session).data)
@@ -152,7 +153,7 @@ class SessionDetailApi(APIView):
         request=InputSerializer,
         responses={
             200: SessionDetailOutputSerializer,
-            **_refusals(
+            **refusals(
                 s400="invalid (field ``name``, ``venue``, ``rounds_planned``)",
                 s403="not_organiser",
                 s404="session_not_found",
@@ -184,7 +185,7 @@ class SessionRoundScheduleApi(APIView):
         request=InputSerializer,
         responses={
             200: ScheduledRoundOutputSerializer,
-            **_refusals(s400="invalid (field ``round``)", s403="not_organiser", s404="session_not_found"),
+            **refusals(s400="invalid (field ``round``)", s403="not_organiser", s404="session_not_found"),
         },
     )
     def post(self, request: Request, session_id: int) -> Response:
@@ -220,7 +221,7 @@ class SessionCheckInsApi(APIView):
     @extend_schema(
         responses={
             200: CheckInOutputSerializer(many=True),
-            **_refusals(s403="not_referee", s404="session_not_found"),
+            **refusals(s403="not_referee", s404="session_not_found"),
         }
     )
     def get(self, request: Request, session_id: int) -> Response:
@@ -233,7 +234,7 @@ class SessionCheckInsApi(APIView):
         responses={
             200: CreatedOutputSerializer,
             201: CreatedOutputSerializer,
-            **_refusals(
+            **refusals(
                 s400="not_entered (field ``player``)",
                 s403="not_allowed",
                 s404="session_not_found",
@@ -268,7 +269,7 @@ class SessionCloseApi(APIView):
         request=None,
         responses={
             200: OutputSerializer,
-            **_refusals(s403="not_organiser", s404="session_not_found", s409="check_in_closed"),
+            **refusals(s403="not_organiser", s404="session_not_found", s409="check_in_closed"),
         },
     )
     def post(self, request: Request, session_id: int) -> Response:
@@ -300,7 +301,7 @@ class SessionReopenApi(APIView):
         request=None,
         responses={
             200: OutputSerializer,
-            **_refusals(s403="not_organiser", s404="session_not_found", s409="check_in_open"),
+            **refusals(s403="not_organiser", s404="session_not_found", s409="check_in_open"),
         },
     )
     def post(self, request: Request, session_id: int) -> Response:
@@ -330,7 +331,7 @@ class PlayerCalendarReplaceApi(APIView):
 
     @extend_schema(
         request=None,
-        responses={200: OutputSerializer, **_refusals(s403="not_your_calendar", s404="player_not_found")},
+        responses={200: OutputSerializer, **refusals(s403="not_your_calendar", s404="player_not_found")},
     )
     def post(self, request: Request, player_id: int) -> Response:
         token = calendar.calendar_token_replace(user=request.user, player_id=player_id)

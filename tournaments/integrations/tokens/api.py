@@ -18,9 +18,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from snapleague.api_inputs import validated_input
+from snapleague.api_schema import refusals
 from snapleague.errors import PermissionDenied
 from snapleague.login_throttle import client_ip
-from tournaments.api import _refusals, validated_input
 from tournaments.integrations.tokens import keys, selectors, services
 from tournaments.integrations.tokens.models import ApiToken
 
@@ -79,9 +80,7 @@ class ApiTokenListApi(APIView):
         class Meta:
             ref_name = "ApiTokenCreateInput"
 
-    @extend_schema(
-        responses={200: ApiTokenOutputSerializer(many=True), **_refusals(s403="not_authenticated")}
-    )
+    @extend_schema(responses={200: ApiTokenOutputSerializer(many=True), **refusals(s403="not_authenticated")})
     def get(self, request: Request) -> Response:
         tokens = selectors.api_tokens_list(user=request.user)
         return Response(ApiTokenOutputSerializer(tokens, many=True).data)
@@ -90,7 +89,7 @@ class ApiTokenListApi(APIView):
         request=InputSerializer,
         responses={
             201: ApiTokenCreatedOutputSerializer,
-            **_refusals(
+            **refusals(
                 s400="invalid (fields name, scope, expires_in_days, expires_on), too_many_tokens",
                 s403="not_authenticated, token_cannot_create_tokens (sent with a token), token_read_only",
             ),
@@ -119,7 +118,7 @@ class ApiTokenDetailApi(APIView):
     @extend_schema(
         responses={
             200: ApiTokenOutputSerializer,
-            **_refusals(s404="api_token_not_found (or another account's)"),
+            **refusals(s404="api_token_not_found (or another account's)"),
         }
     )
     def get(self, request: Request, token_id: int) -> Response:
@@ -130,7 +129,7 @@ class ApiTokenDetailApi(APIView):
         request=None,
         responses={
             200: ApiTokenOutputSerializer,
-            **_refusals(s404="api_token_not_found (or another account's)", s403="token_read_only"),
+            **refusals(s404="api_token_not_found (or another account's)", s403="token_read_only"),
         },
     )
     def delete(self, request: Request, token_id: int) -> Response:

@@ -13,7 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api import _refusals, validated_input
+from snapleague.api_inputs import validated_input
+from snapleague.api_schema import refusals
 from tournaments.integrations.webhooks import selectors, services
 from tournaments.integrations.webhooks.models import (
     SUBSCRIBABLE_EVENTS,
@@ -99,7 +100,7 @@ class WebhookEndpointListApi(APIView):
             ref_name = "WebhookEndpointCreateInput"
 
     @extend_schema(
-        responses={200: WebhookEndpointOutputSerializer(many=True), **_refusals(s403="not_organiser")}
+        responses={200: WebhookEndpointOutputSerializer(many=True), **refusals(s403="not_organiser")}
     )
     def get(self, request: Request, club_id: int) -> Response:
         club = club_get_by_id(club_id=club_id)
@@ -110,7 +111,7 @@ class WebhookEndpointListApi(APIView):
         request=InputSerializer,
         responses={
             201: WebhookEndpointSecretOutputSerializer,
-            **_refusals(s400="invalid (fields url, events), too_many_webhooks", s403="not_organiser"),
+            **refusals(s400="invalid (fields url, events), too_many_webhooks", s403="not_organiser"),
         },
     )
     def post(self, request: Request, club_id: int) -> Response:
@@ -138,7 +139,7 @@ class WebhookEndpointDetailApi(APIView):
         class Meta:
             ref_name = "WebhookEndpointUpdateInput"
 
-    @extend_schema(responses={200: WebhookEndpointOutputSerializer, **_refusals(s404="webhook_not_found")})
+    @extend_schema(responses={200: WebhookEndpointOutputSerializer, **refusals(s404="webhook_not_found")})
     def get(self, request: Request, endpoint_id: int) -> Response:
         endpoint = selectors.webhook_endpoint_by_id(user=request.user, endpoint_id=endpoint_id)
         return Response(WebhookEndpointOutputSerializer(endpoint).data)
@@ -147,7 +148,7 @@ class WebhookEndpointDetailApi(APIView):
         request=InputSerializer,
         responses={
             200: WebhookEndpointOutputSerializer,
-            **_refusals(s400="invalid", s403="not_organiser", s404="webhook_not_found"),
+            **refusals(s400="invalid", s403="not_organiser", s404="webhook_not_found"),
         },
     )
     def patch(self, request: Request, endpoint_id: int) -> Response:
@@ -156,7 +157,7 @@ class WebhookEndpointDetailApi(APIView):
         endpoint = services.webhook_endpoint_update(user=request.user, endpoint_id=endpoint_id, **data)
         return Response(WebhookEndpointOutputSerializer(endpoint).data)
 
-    @extend_schema(responses={204: None, **_refusals(s403="not_organiser", s404="webhook_not_found")})
+    @extend_schema(responses={204: None, **refusals(s403="not_organiser", s404="webhook_not_found")})
     def delete(self, request: Request, endpoint_id: int) -> Response:
         services.webhook_endpoint_delete(user=request.user, endpoint_id=endpoint_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -171,7 +172,7 @@ class WebhookEndpointSecretApi(APIView):
         request=None,
         responses={
             200: WebhookEndpointSecretOutputSerializer,
-            **_refusals(s403="not_organiser", s404="webhook_not_found"),
+            **refusals(s403="not_organiser", s404="webhook_not_found"),
         },
     )
     def post(self, request: Request, endpoint_id: int) -> Response:
@@ -190,7 +191,7 @@ class WebhookEndpointTestApi(APIView):
         request=None,
         responses={
             201: WebhookDeliveryOutputSerializer,
-            **_refusals(s403="not_organiser", s404="webhook_not_found"),
+            **refusals(s403="not_organiser", s404="webhook_not_found"),
         },
     )
     def post(self, request: Request, endpoint_id: int) -> Response:
@@ -206,7 +207,7 @@ class WebhookDeliveryListApi(APIView):
     @extend_schema(
         responses={
             200: WebhookDeliveryOutputSerializer(many=True),
-            **_refusals(s403="not_organiser", s404="webhook_not_found"),
+            **refusals(s403="not_organiser", s404="webhook_not_found"),
         }
     )
     def get(self, request: Request, endpoint_id: int) -> Response:
@@ -224,7 +225,7 @@ class WebhookDeliveryRedeliverApi(APIView):
         request=None,
         responses={
             202: WebhookDeliveryOutputSerializer,
-            **_refusals(s403="not_organiser", s404="webhook_delivery_not_found", s409="delivery_pending"),
+            **refusals(s403="not_organiser", s404="webhook_delivery_not_found", s409="delivery_pending"),
         },
     )
     def post(self, request: Request, delivery_id: int) -> Response:
