@@ -28,44 +28,44 @@ import grimp
 ROOT = Path(__file__).resolve().parents[1]
 SVG = ROOT / "docs" / "architecture.svg"
 ROOTS = ("games", "tournaments", "snapleague")
-PURE_CORE = "tournaments (pure)"
-CORE = "tournaments (core)"
+CORE = "tournaments (kernel)"
 GAMES_REST = "games (rest)"
 # Top to bottom: the allowed direction of imports is downwards (an arrow going up is suspect, a red
-# one breaks a contract). snapleague stands at the bottom: every app takes its errors and its "who is
-# asking" from it; its URL conf and ASGI routing, which mount the apps, are its arrows going up.
-# A package found in the code but missing here goes with the tournaments core.
+# one breaks a contract). Each concern package of ``tournaments`` is a box (its pure modules, which
+# the ``tournaments-pure`` contract keeps free of Django, fold into it). snapleague stands at the
+# bottom: every app takes its errors and its "who is asking" from it; its URL conf and ASGI routing,
+# which mount the apps, are its arrows going up. A concern package found in the code but missing here
+# goes in the top tier.
 TIERS: list[list[str]] = [
     [
-        "tournaments.live",
-        "tournaments.clubs",
+        "tournaments.integrations",
         "tournaments.nights",
-        "tournaments.integrations.tokens",
-        "tournaments.integrations.webhooks",
+        "tournaments.rankings",
+        "tournaments.live",
     ],
-    [
-        CORE,
-        "tournaments.competitions.results",
-        "tournaments.rankings.ratings",
-        "tournaments.rankings.seasons",
-        "tournaments.rankings.ladder",
-    ],
+    ["tournaments.competitions"],
+    ["tournaments.clubs", CORE],
     [GAMES_REST, "games.online"],
-    [PURE_CORE, "tournaments.competitions.formats", "games.engine", "snapleague"],
+    ["games.engine", "snapleague"],
 ]
-PURE = {PURE_CORE, "tournaments.competitions.formats", "games.engine"}
+PURE = {"games.engine"}
 # What each box says under its name.
 NOTES = {
     "snapleague": "errors, users; settings, URLs, ASGI",
-    CORE: "api, views, services, models",
-    PURE_CORE: "series, standings, bracket_svg",
+    CORE: "models, access, audit, tasks, URL confs",
+    "tournaments.clubs": "clubs, people, claims",
+    "tournaments.competitions": "stages, formats, series, results",
+    "tournaments.nights": "club nights, check-in",
+    "tournaments.rankings": "ratings, seasons, ladders",
+    "tournaments.integrations": "webhooks, tokens, exports, iCal",
+    "tournaments.live": "live pages by push",
     GAMES_REST: "models, api, views, hand entry",
     "games.online": "owner, tables, services, series",
     "games.engine": "Snap, Snapszer: pure engines",
-    "tournaments.competitions.formats": "stage formats: pure",
 }
 FOLDED_AWAY = {"migrations"}
 GAMES_OWN = {"engine", "online"}
+KERNEL_FOLDERS = {"templatetags", "management"}
 
 WIDTH, TIER_HEIGHT, BOX_W, BOX_H, TOP = 1280, 135, 190, 46, 150
 
@@ -75,14 +75,7 @@ def _contracts() -> list[dict[str, object]]:
     return list(config["tool"]["importlinter"]["contracts"])
 
 
-def _pure_core_modules() -> set[str]:
-    pure = next(c for c in _contracts() if c["id"] == "tournaments-pure")
-    return {
-        m for m in pure["source_modules"] if m.count(".") == 1 and not (ROOT / m.replace(".", "/")).is_dir()
-    }
-
-
-def package_of(module: str, pure_core: set[str]) -> str | None:
+def package_of(module: str) -> str | None:
     """The map's package a module belongs to (None: left out of the map)."""
     parts = module.split(".")
     if len(parts) > 1 and parts[1] in FOLDED_AWAY:
@@ -90,11 +83,8 @@ def package_of(module: str, pure_core: set[str]) -> str | None:
     if parts[0] == "games":
         return f"games.{parts[1]}" if len(parts) > 1 and parts[1] in GAMES_OWN else GAMES_REST
     if parts[0] == "tournaments":
-        if ".".join(parts[:2]) in pure_core:
-            return PURE_CORE
-        if len(parts) > 2 or (len(parts) == 2 and (ROOT / "tournaments" / parts[1]).is_dir()):
-            name = f"tournaments.{parts[1]}"
-            return name if any(name in tier for tier in TIERS) else CORE
+        if len(parts) > 1 and parts[1] not in KERNEL_FOLDERS and (ROOT / "tournaments" / parts[1]).is_dir():
+            return f"tournaments.{parts[1]}"
         return CORE
     return parts[0]
 
@@ -132,16 +122,15 @@ class Edge:
 def package_edges() -> tuple[list[str], list[Edge]]:
     sys.path.insert(0, str(ROOT))
     graph = grimp.build_graph(*ROOTS, cache_dir=None)
-    pure_core = _pure_core_modules()
     broken: dict[tuple[str, str], bool] = {}
     packages: set[str] = set()
     for importer in sorted(graph.modules):
-        source = package_of(importer, pure_core)
+        source = package_of(importer)
         if source is None:
             continue
         packages.add(source)
         for imported in sorted(graph.find_modules_directly_imported_by(importer)):
-            target = package_of(imported, pure_core)
+            target = package_of(imported)
             if target is None or target == source:
                 continue
             key = (source, target)
@@ -153,8 +142,7 @@ def package_edges() -> tuple[list[str], list[Edge]]:
 def _positions(packages: list[str]) -> dict[str, tuple[float, float]]:
     tiers = [[p for p in tier if p in packages] for tier in TIERS]
     placed = {p for tier in tiers for p in tier}
-    core_tier = next(row for row, tier in enumerate(TIERS) if CORE in tier)
-    tiers[core_tier] += [p for p in packages if p not in placed]
+    tiers[0] += [p for p in packages if p not in placed]
     where: dict[str, tuple[float, float]] = {}
     for row, tier in enumerate(tiers):
         step = WIDTH / (len(tier) + 1)
