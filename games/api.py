@@ -124,10 +124,12 @@ class HandPositionOutputSerializer(serializers.Serializer[Any]):
     result = serializers.DictField(allow_null=True)
 
 
-def _hand_input(request: Request, serializer: type[serializers.Serializer[Any]]) -> dict[str, Any]:
-    from tournaments.api import validated_input
-
-    return validated_input(serializer, request)
+def _hand_input(request: Request, serializer_class: type[serializers.Serializer[Any]]) -> dict[str, Any]:
+    """The request's body as ``serializer_class`` reads it, a new dict the caller may change.
+    Raises ValidationError: a 400 with field errors (as the tournaments API reads its input)."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
 
 
 class HandPositionApi(APIView):

@@ -36,6 +36,7 @@ from games.hand_entry import (
     table_game_seat_names,
 )
 from games.models import OnlineGame
+from games.online.kinds import online_for
 from games.online.replay import (
     ALL,
     card_words,
@@ -54,7 +55,6 @@ from games.online.services import (
     seats_fill_with_bots,
     table_create,
 )
-from games.online.tables import online_for
 from games.snap_stats.chart import reaction_histogram_svg
 from games.snap_stats.measure import summarise
 from games.snap_stats.selectors import person_stats_get, snap_game_stats_page_get
