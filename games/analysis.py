@@ -25,8 +25,18 @@ from games.engine.protocol import GameKind
 from games.engine.sixtysix.actions import action_from_dict
 from games.engine.sixtysix.analysis import ANALYSIS_VERSION, AnalysisBudget, Kind, analyse_hand, game_hands
 from games.models import AnalysedHand, GameAnalysis, OnlineGame
-from games.online.replay import ALL, Viewer, card_words, finished_game_get, log_rows, named, seat_names
+from games.online.replay import (
+    ALL,
+    Viewer,
+    card_words,
+    finished_game_get,
+    log_rows,
+    named,
+    seat_names,
+    seat_of,
+)
 from games.online.tables import is_control
+from games.ports import tournament_port
 from snapleague.celery import enqueue
 from snapleague.errors import Conflict, NotFound
 
@@ -146,21 +156,15 @@ def table_game_analysis_request(*, user: Any, game_id: int) -> GameAnalysis:
     it was played as, if any, else the newest hand of it entered card by card (games/hand_entry.py);
     a game played at a table and entered by its result only has no cards, and the request says so
     (Conflict ``cards_unknown``)."""
-    from tournaments.models import Game
-    from tournaments.selectors import series_visible
-
-    game = Game.objects.filter(pk=game_id, series__in=series_visible(user=user)).first()
+    game = tournament_port().table_game_get(user=user, table_game_id=game_id)
     if game is None:
         raise NotFound(code="game_not_found", message=NO_SUCH_TABLE_GAME)
-    online = game.results.filter(confirmed=True, engine_game__isnull=False).values_list(
-        "engine_game", flat=True
-    )
-    online_id = next(iter(online), None)
+    online_id = game.engine_game
     if online_id is None:
         # Played at a table: its hands entered card by card, if any (the newest is analysed first;
         # each entered hand's replay asks for its own).
         online_id = (
-            OnlineGame.objects.filter(table_game=game, source=OnlineGame.Source.HAND)
+            OnlineGame.objects.filter(table_game_id=game.pk, source=OnlineGame.Source.HAND)
             .order_by("-created_at", "-pk")
             .values_list("pk", flat=True)
             .first()
@@ -227,8 +231,6 @@ def analysis_context(*, user: Any, game: OnlineGame, viewer: Viewer) -> dict[str
     """What the replay page's analysis panel shows: the state of the analysis, and once done each
     hand's summaries and decisions of the seat viewed (both seats for "all cards"), each decision
     with the replay step it annotates and its sentence."""
-    from games.online.replay import seat_of
-
     names = seat_names(game)
     mine = seat_of(user, game)
     analysis = GameAnalysis.objects.filter(game=game).first()

@@ -47,6 +47,7 @@ from games.engine.sixtysix.state import Phase
 from games.models import GameLogEntry, OnlineGame, OnlineSeat
 from games.online.replay import card_words, describe, named
 from games.online.tables import snapszer_event_words
+from games.ports import TableGame, tournament_port
 from snapleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 
 # The profiles a hand can be entered in: those with a match (the online lobby's).
@@ -381,42 +382,30 @@ def hand_position_get(
 # --- the tournament game --------------------------------------------------------------------------
 
 
-def table_game_for_entry(*, user: Any, table_game_id: int) -> Any:
+def table_game_for_entry(*, user: Any, table_game_id: int) -> TableGame:
     """Tournament game ``table_game_id``, if ``user`` may enter its hands: a Snapszer game that was
     played at a table (not online), and ``user`` an organiser of its club or linked to one of its
-    series' players. Raises NotFound (no such game, or one ``user`` may not see), Conflict (not
-    Snapszer, played online) or PermissionDenied."""
-    from tournaments.access import user_is_organiser
-    from tournaments.selectors import games_visible
-
-    game = (
-        games_visible(user=user)
-        .select_related("series__stage__tournament__club")
-        .filter(pk=table_game_id)
-        .first()
-    )
+    series' players (the tournament answers, through the port: games/ports.py). Raises NotFound
+    (no such game, or one ``user`` may not see), Conflict (not Snapszer, played online) or
+    PermissionDenied."""
+    game = tournament_port().table_game_get(user=user, table_game_id=table_game_id)
     if game is None:
         raise NotFound(code="game_not_found", message=NO_SUCH_TABLE_GAME)
-    tournament = game.series.stage.tournament
-    if tournament.game != GameKind.SNAPSZER:
+    if game.game != GameKind.SNAPSZER:
         raise Conflict(code="not_snapszer", message=NOT_SNAPSZER)
     if (
-        game.results.filter(confirmed=True, engine_game__isnull=False).exists()
-        or game.series.online_games.filter(game_number=game.number).exists()
+        game.engine_game is not None
+        or OnlineGame.objects.filter(series_id=game.series_id, game_number=game.number).exists()
     ):
         raise Conflict(code="played_online", message=PLAYED_ONLINE)
-    player = user.is_authenticated and game.series.seats.filter(player__user_id=user.pk).exists()
-    if not (player or user_is_organiser(user, tournament.club)):
+    if not game.may_enter_hands:
         raise PermissionDenied(code="not_allowed", message=NOT_ALLOWED)
     return game
 
 
-def table_game_seat_names(game: Any) -> list[str]:
-    """A tournament game's players' names, seat by seat (its ``seats``: player ids in order)."""
-    from tournaments.models import Player
-
-    names = dict(Player.objects.filter(pk__in=game.seats).values_list("pk", "name"))
-    return [names.get(int(p), "") for p in game.seats][:2]
+def table_game_seat_names(game: TableGame) -> list[str]:
+    """A tournament game's players' names, seat by seat."""
+    return list(game.seat_names)[:2]
 
 
 # --- saving ---------------------------------------------------------------------------------------
@@ -451,12 +440,9 @@ def hand_entry_save(
         )
     users: dict[int, Any] = {}
     if table_game is not None:
-        from tournaments.models import Player
-
-        linked = dict(Player.objects.filter(pk__in=table_game.seats).values_list("pk", "user_id"))
-        for seat, player in enumerate(table_game.seats[:2]):
-            if linked.get(int(player)):
-                users[seat] = linked[int(player)]
+        for seat, linked in enumerate(table_game.seat_users[:2]):
+            if linked:
+                users[seat] = linked
     elif my_seat is not None:
         users[my_seat] = user.pk
     result = position.game.hands[-1]
@@ -471,7 +457,7 @@ def hand_entry_save(
             status=OnlineGame.Status.FINISHED,
             invite_token=secrets.token_urlsafe(32),  # never shown: nobody joins an entered hand
             created_by=user,
-            table_game=table_game,
+            table_game_id=table_game.pk if table_game is not None else None,
             seat_labels=labels,
             players=list(table_game.seats[:2]) if table_game is not None else [],
             setup=game_setup(position.game),

@@ -105,8 +105,8 @@ def test_each_contract_reports_a_new_violation(tmp_path: Path) -> None:
 
 def test_a_removed_debt_must_leave_the_ignore_list(tmp_path: Path) -> None:
     folder = _copy(tmp_path)
-    # snapleague/views.py stops importing tournaments.models: its line in the ignore list now
-    # matches nothing.
+    # snapleague/views.py stops importing tournaments.models (the one debt left): its line in the
+    # ignore list now matches nothing.
     views = folder / "snapleague" / "views.py"
     views.write_text(
         "\n".join(line for line in views.read_text().splitlines() if "tournaments.models" not in line)

@@ -7,4 +7,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from games.ports import register_tournament_port
         from tournaments import signals  # noqa: F401  (sign-ins into the audit log)
+        from tournaments.competitions.online_port import CompetitionsPort
+
+        # games asks tournaments through its port (games/ports.py), never by importing tournaments.
+        register_tournament_port(CompetitionsPort())

@@ -37,9 +37,10 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games.models import OnlineGame
-from games.online.owner import HEARTBEAT_SECONDS, frame_key, owner_ensure, owner_group, view_group
-from games.online.tables import online_for
-from tournaments.live.consumers import Allowance, scope_language
+from games.online.groups import frame_key, owner_group, view_group
+from games.online.kinds import online_for
+from games.online.owner import HEARTBEAT_SECONDS, owner_ensure
+from snapleague.sockets import Allowance, scope_language
 
 MAX_MESSAGE_CHARS = 2048
 BURST = 20  # frames at once (a reconnect's resync and a few quick taps) ...

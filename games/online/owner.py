@@ -34,6 +34,8 @@ from games.engine.errors import ActionCode, ActionError
 from games.engine_messages import action_error_message
 from games.models import OnlineGame
 from games.online import services
+from games.online.groups import frame_key, owner_group, view_group
+from games.online.kinds import online_for
 from games.online.lease import (
     RENEW_SECONDS,
     lease_acquire,
@@ -43,39 +45,21 @@ from games.online.lease import (
     leases_expired,
 )
 from games.online.series import series_game_deal_overdue, series_games_overdue
-from games.online.tables import Entry, LiveTable, Refusal, log_writer, online_for, view_frame
+from games.online.tables import Entry, LiveTable, Refusal, log_writer, view_frame
 
 __all__ = [
     "OWNERS",
     "GameOwner",
-    "frame_key",
     "owner_ensure",
-    "owner_group",
     "owners_stop",
     "sweeper_start",
     "view_frame",
-    "view_group",
 ]
 
 logger = logging.getLogger(__name__)
 
 SPECTATOR = _("You are watching this game: only its players can play.")
 GAME_OVER = _("This game is over: no more moves can be played.")
-
-
-def owner_group(game_id: int) -> str:
-    return f"online-{game_id}-owner"
-
-
-def view_group(game_id: int) -> str:
-    """Every socket of a game, seated or watching: a broadcast is one message to it, carrying each
-    viewer's own frame (:func:`frame_key`); each socket sends its viewer only theirs."""
-    return f"online-{game_id}-views"
-
-
-def frame_key(seat: int | None) -> str:
-    """Which frame of a broadcast is a viewer's: its seat's, or the spectators'."""
-    return "spectators" if seat is None else str(seat)
 
 
 OWNERS: dict[int, GameOwner] = {}

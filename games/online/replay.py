@@ -1,7 +1,7 @@
 """Replays (docs/online.md, "Replays"): a finished game stepped through from its log.
 
 A game is ``setup + ordered log rows``, so its replay is a fold: each game kind's online play
-(``online_for(kind).replay``, games/online/tables.py and games/online/snap.py) rebuilds the states
+(``online_for(kind).replay``, games/online/kinds.py: games/online/tables.py and games/online/snap.py) rebuilds the states
 from the setup and the rows, with no snapshot and no database, and gives one :class:`Step` per
 thing that happened: a short translated description and the **frame** the chosen viewer sees
 then. A seat's frame is the one the live table sends (``view_frame``: ``observe`` of that seat);
@@ -24,6 +24,8 @@ from django.utils.translation import gettext_lazy
 
 from games.card_names import CARD_NAME, DECKS
 from games.models import OnlineGame
+from games.online.kinds import online_for
+from games.ports import tournament_port
 from snapleague.errors import Conflict, NotFound
 
 ALL: Final = "all"  # the viewer who sees every card (only once the game is over)
@@ -127,11 +129,10 @@ def finished_game_get(*, user: Any, game_id: int) -> OnlineGame:
     """Game ``game_id`` once it is finished, for whoever may see its replay (the replay and its
     analysis). Raises NotFound (no such game, a series ``user`` may not see) or Conflict (not
     finished: every view of it would show what the players may not know yet)."""
-    from tournaments.selectors import series_visible
-
     game = OnlineGame.objects.prefetch_related("seats__user").filter(pk=game_id).first()
     if game is None or (
-        game.series_id is not None and not series_visible(user=user).filter(pk=game.series_id).exists()
+        game.series_id is not None
+        and not tournament_port().series_visible(user=user, series_id=game.series_id)
     ):
         raise NotFound(code="game_not_found", message=NO_SUCH_GAME)
     if game.source == OnlineGame.Source.HAND and not hand_visible(user=user, game=game):
@@ -144,10 +145,8 @@ def finished_game_get(*, user: Any, game_id: int) -> OnlineGame:
 def hand_visible(*, user: Any, game: OnlineGame) -> bool:
     """Who may see a hand entered card by card: one of a tournament game, whoever may see that
     game's series; one entered for oneself, its author and the users seated in it (private)."""
-    from tournaments.selectors import games_visible
-
     if game.table_game_id is not None:
-        return games_visible(user=user).filter(pk=game.table_game_id).exists()
+        return tournament_port().table_game_get(user=user, table_game_id=game.table_game_id) is not None
     if not user.is_authenticated:
         return False
     return game.created_by_id == user.pk or any(s.user_id == user.pk for s in game.seats.all())
@@ -166,8 +165,6 @@ def replay_get(*, user: Any, game_id: int, viewer: str | None) -> tuple[OnlineGa
     whoever may see the series. Raises NotFound (no such game, a series ``user`` may not see, no
     such seat) or Conflict (the game is not finished: every view, "all cards" above all, would
     show what the players may not know yet)."""
-    from games.online.tables import online_for  # tables imports the models this module does
-
     game = finished_game_get(user=user, game_id=game_id)
     mine = seat_of(user, game)
     chosen = viewer_parse(viewer, game.seat_count, 0 if mine is None else mine)

@@ -1,5 +1,6 @@
 """Tournament series played online: a game of a series is an online game of its seated players,
-and its result is recorded by the result service with the engine as the source (docs/online.md)."""
+and its result is recorded by the result service with the engine as the source (docs/online.md).
+What this module knows of a series it asks tournaments through the port (games/ports.py)."""
 
 from __future__ import annotations
 
@@ -22,12 +23,8 @@ from games.online.services import (
     server_seed_commit,
     table_check,
 )
-from snapleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
-from tournaments.competitions.results.selectors import result_target_get
-from tournaments.competitions.results.services import EngineSource, result_record
-from tournaments.competitions.results.values import result_from_engine
-from tournaments.competitions.stages import series_forfeit_absent
-from tournaments.models import Player, Series
+from games.ports import SeriesPlay, tournament_port
+from snapleague.errors import Conflict, NotFound, PermissionDenied
 
 logger = logging.getLogger(__name__)
 
@@ -42,18 +39,14 @@ def series_game_play(*, user: Any, series_id: int, client_seed: str = "") -> Onl
     Raises ApplicationError (a seed refused, not an online stage, not seated, the series over)."""
     seed = client_seed_clean(client_seed)
     with transaction.atomic():
-        series = (
-            Series.objects.select_for_update()
-            .select_related("stage__tournament")
-            .filter(pk=series_id)
-            .first()
-        )
+        series = tournament_port().series_play_lock(series_id=series_id)
         if series is None:
             raise NotFound(code="series_not_found", message=_("There is no such series."))
-        tournament = series.stage.tournament
-        if not series.stage.online_play or tournament.game not in (GameKind.SNAPSZER, GameKind.SNAP):
+        if not series.online or series.game not in (GameKind.SNAPSZER, GameKind.SNAP):
             raise Conflict(code="not_online", message=_("This series is not played online."))
-        game = OnlineGame.objects.filter(series=series).exclude(status=OnlineGame.Status.FINISHED).first()
+        game = (
+            OnlineGame.objects.filter(series_id=series_id).exclude(status=OnlineGame.Status.FINISHED).first()
+        )
         if game is None:
             game = _series_game_create(user=user, series=series)
         users = _users(game.players)
@@ -70,16 +63,15 @@ def series_game_play(*, user: Any, series_id: int, client_seed: str = "") -> Onl
 
 def _users(players: list[int]) -> list[int | None]:
     """The user of each player, in seat order."""
-    users = dict(Player.objects.filter(pk__in=players).values_list("pk", "user_id"))
+    users = tournament_port().player_users(player_ids=players)
     return [users.get(p) for p in players]
 
 
-def _series_game_create(*, user: Any, series: Series) -> OnlineGame:
+def _series_game_create(*, user: Any, series: SeriesPlay) -> OnlineGame:
     """The open game of the series' next game, its seats reserved for its players (nobody sits
     until they press "Play"), its server seed committed."""
-    tournament = series.stage.tournament
-    target = result_target_get(user=user, series_id=series.pk)
-    players = list(target.table.players)
+    target = tournament_port().series_next_game(user=user, series_id=series.series_id)
+    players = list(target.players)
     if not players:
         raise Conflict(code="series_over", message=_("This series has no game to play now."))
     users = _users(players)
@@ -91,17 +83,17 @@ def _series_game_create(*, user: Any, series: Series) -> OnlineGame:
         raise Conflict(
             code="player_without_account", message=_("Every player needs an account to play online.")
         )
-    options = {"profile": tournament.rules_profile, **tournament.rules_options}
-    table_check(tournament.game, options, len(players))
+    options = dict(series.options)
+    table_check(series.game, options, len(players))
     game = OnlineGame.objects.create(
-        kind=GameKind(tournament.game).value,
+        kind=GameKind(series.game).value,
         options=options,
         seat_count=len(players),
-        dealer=(target.game_number - 1) % len(players),
+        dealer=(target.number - 1) % len(players),
         invite_token=secrets.token_urlsafe(24),
         created_by=user,
-        series=series,
-        game_number=target.game_number,
+        series_id=series.series_id,
+        game_number=target.number,
         players=players,
         **server_seed_commit(),
     )
@@ -136,7 +128,7 @@ def series_game_deal_overdue(game_id: int, now: datetime) -> bool:
         series_id = OnlineGame.objects.filter(pk=game_id).values_list("series_id", flat=True).first()
         if series_id is None:
             return False
-        Series.objects.select_for_update().filter(pk=series_id).first()  # series_game_play's lock
+        tournament_port().series_play_lock(series_id=series_id)  # series_game_play's lock
         game = OnlineGame.objects.select_for_update().get(pk=game_id)
         if game.status != OnlineGame.Status.OPEN or play_deadline(game) > now:
             return False
@@ -149,43 +141,4 @@ def series_game_deal_overdue(game_id: int, now: datetime) -> bool:
                 "online game %s: seat %s did not press Play in time, dealt without it", game_id, seat.number
             )
         game_start(game_id=game_id)
-    return True
-
-
-def series_result_record(game: OnlineGame, engine_result: Any) -> None:
-    """Record a finished series game through the result service (idempotent by the game's id)."""
-    if game.series_id is None or game.game_number is None or engine_result is None:
-        return
-    result_record(
-        source=EngineSource(game.pk),
-        series_id=game.series_id,
-        game_number=game.game_number,
-        result=result_from_engine(engine_result, game.players),
-    )
-
-
-def series_absent_forfeit(game: OnlineGame, seats: list[int]) -> bool:
-    """A series game abandoned because ``seats`` were away (rules/tournaments.md "Byes,
-    withdrawals, forfeits": a no-show is a forfeit; everyone away, a double forfeit): the forfeit
-    is recorded by :func:`tournaments.competitions.stages.series_forfeit_absent`, whose rule decides when it
-    may be (no game of the series recorded yet, and no more players left than go on); the
-    standings and the next round follow by the stage's Celery path. When the rule does not allow
-    it (a later game of the series, a Snap table where more players stay), nothing is recorded:
-    the organiser decides (the game is shown abandoned). True when the forfeit was recorded."""
-    if game.series_id is None:
-        return False
-    players = [game.players[s] for s in seats if s < len(game.players)]
-    reason = str(
-        _("Away from online game %(number)s longer than the table allows.") % {"number": game.game_number}
-    )
-    try:
-        with transaction.atomic():  # a refusal rolls back only this, not the game's end
-            series_forfeit_absent(series_id=game.series_id, player_ids=players, reason=reason)
-    except ApplicationError as refused:
-        logger.warning(
-            "online game %s: the absent players' forfeit was not recorded (%s): the organiser decides",
-            game.pk,
-            refused.code,
-        )
-        return False
     return True

@@ -23,6 +23,9 @@ from games.engine.errors import InvalidRules, InvalidSnapshot
 from games.engine.protocol import Engine, GameKind, engine_for
 from games.engine_messages import problem_messages
 from games.models import GameLogEntry, GameSnapshot, OnlineGame, OnlineSeat
+from games.online.groups import view_group
+from games.online.kinds import GameOnline, online_for
+from games.ports import tournament_port
 from snapleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 
 SNAPSHOT_EVERY = 20  # actions between snapshots: a takeover replays at most this many log rows
@@ -104,9 +107,7 @@ def _options(kind: str, options: Mapping[str, Any], seats: int) -> None:
         ) from None
 
 
-def _online(kind: str) -> Any:
-    from games.online.tables import online_for  # tables imports this module
-
+def _online(kind: str) -> GameOnline:
     return online_for(kind)
 
 
@@ -274,8 +275,6 @@ def table_started_announce(game_id: int) -> None:
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
 
-    from games.online.owner import view_group
-
     try:
         layer = get_channel_layer()
         if layer is not None:
@@ -385,9 +384,14 @@ def finish(*, game_id: int, result: Mapping[str, Any], engine_result: Any = None
     game.result = dict(result)
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "server_seed", "result", "finished_at"])
-    from games.online.series import series_result_record  # series imports this module
-
-    series_result_record(game, engine_result)
+    if game.series_id is not None and game.game_number is not None and engine_result is not None:
+        tournament_port().series_game_finished(
+            game_id=game.pk,
+            series_id=game.series_id,
+            game_number=game.game_number,
+            players=game.players,
+            result=engine_result,
+        )
 
 
 @transaction.atomic
@@ -395,7 +399,7 @@ def abandon(*, game_id: int, seats: Sequence[int]) -> None:
     """The end of a tournament series game whose ``seats`` were away longer than allowed (the
     owner has logged the ``abandon`` row): stored as abandoned (no engine result, the server seed
     revealed), and the absent players' forfeit recorded by the tournament's rule
-    (:func:`games.online.series.series_absent_forfeit`)."""
+    (:func:`series_absent_forfeit`)."""
     game = _locked(game_id)
     if game.status == OnlineGame.Status.FINISHED:
         return
@@ -404,6 +408,33 @@ def abandon(*, game_id: int, seats: Sequence[int]) -> None:
     game.result = {"abandoned": {"absent": sorted(seats)}}
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "server_seed", "result", "finished_at"])
-    from games.online.series import series_absent_forfeit  # series imports this module
-
     series_absent_forfeit(game, sorted(seats))
+
+
+def series_absent_forfeit(game: OnlineGame, seats: list[int]) -> bool:
+    """A series game abandoned because ``seats`` were away (rules/tournaments.md "Byes,
+    withdrawals, forfeits": a no-show is a forfeit; everyone away, a double forfeit): the forfeit
+    is recorded by the tournament (the port, games/ports.py), whose rule decides when it may be
+    (no game of the series recorded yet, and no more players left than go on); the standings and
+    the next round follow by the stage's Celery path. When the rule does not allow it (a later
+    game of the series, a Snap table where more players stay), nothing is recorded: the organiser
+    decides (the game is shown abandoned). True when the forfeit was recorded."""
+    if game.series_id is None:
+        return False
+    players = [game.players[s] for s in seats if s < len(game.players)]
+    reason = str(
+        _("Away from online game %(number)s longer than the table allows.") % {"number": game.game_number}
+    )
+    try:
+        with transaction.atomic():  # a refusal rolls back only this, not the game's end
+            tournament_port().series_game_abandoned(
+                series_id=game.series_id, player_ids=players, reason=reason
+            )
+    except ApplicationError as refused:
+        logger.warning(
+            "online game %s: the absent players' forfeit was not recorded (%s): the organiser decides",
+            game.pk,
+            refused.code,
+        )
+        return False
+    return True

@@ -2,11 +2,12 @@
 
 The owner (owner.py) is the same for every game: one task per live game behind the lease, its
 inputs in arrival order, the log, the frames. What differs between games lives here, in one
-object per :class:`GameKind` (:func:`online_for`), never in ``if kind == …`` branches elsewhere:
+object per :class:`GameKind` (a ``GameOnline``: games/online/kinds.py ``online_for``), never in
+``if kind == …`` branches elsewhere:
 
 - the lobby's choices (rules profiles and variants, bot levels) and the table's own checks;
 - what is dealt besides the engine's setup (Snap: the timing numbers, S33–S37);
-- :meth:`GameOnline.load`, the in-memory game an owner runs (a :class:`LiveTable`): from the
+- ``GameOnline.load``, the in-memory game an owner runs (a :class:`LiveTable`): from the
   setup, the newest snapshot and the log.
 
 A :class:`LiveTable` answers inputs with the log entries they make (:class:`Entry`, numbered by
@@ -257,46 +258,6 @@ class LiveTable(Protocol):
     seating: Seating
 
 
-class GameOnline(Protocol):
-    """One game's online play: the lobby's choices, checks, and its live table."""
-
-    kind: GameKind
-    bot_levels: tuple[str, ...]
-    default_level: str
-    ping_seconds: float | None  # how often the server measures a seat's round trip (None: never)
-
-    def variants(self) -> dict[str, dict[str, Any]]:
-        """The table options the lobby offers, by name (options the engine's ``check_options`` takes)."""
-        ...
-
-    def check_table(self, options: Mapping[str, Any], seats: int) -> None:
-        """Raise InvalidRules for options the engine takes but this online table cannot play."""
-        ...
-
-    def page_context(self, game: OnlineGame, seat: int | None) -> dict[str, Any]:
-        """What the table page shows besides the common (Snap's animal variant: the sounds)."""
-        ...
-
-    def setup_extra(self, game: OnlineGame) -> dict[str, Any]:
-        """What is stored in the setup next to the engine's (a game replays from it exactly)."""
-        ...
-
-    def load(self, game: OnlineGame) -> LiveTable:
-        """The game as an owner runs it, from setup, snapshot and log (database access)."""
-        ...
-
-    def deck_orders(self, game: OnlineGame, seed: bytes) -> list[tuple[int, list[str]]]:
-        """Every deal's deck order from the deal seed (the verify page), numbered from 1."""
-        ...
-
-    def replay(self, setup: Mapping[str, Any], rows: LogRows, viewer: Viewer, names: Sequence[str]) -> Replay:
-        """The game's steps rebuilt from the setup and the log rows (``seq``, ``action``), no
-        snapshot, no database: what happened at each, and the frame ``viewer`` (a seat, or ALL:
-        every card) sees then (games/online/replay.py). Raises the engine's errors on a log that
-        does not replay."""
-        ...
-
-
 # --------------------------------------------------------------------------------------------
 # Snapszer: turn by turn
 
@@ -531,24 +492,3 @@ def snapszer_event_words(e: Mapping[str, Any], names: Sequence[str]) -> str:
                 "scores": " – ".join(map(str, final)),
             }
     return ""
-
-
-def _registry() -> dict[GameKind, GameOnline]:
-    from games.online.snap import SnapOnline  # imports this module
-
-    return {GameKind.SNAPSZER: SnapszerOnline(), GameKind.SNAP: SnapOnline()}
-
-
-_ONLINE: dict[GameKind, GameOnline] = {}
-
-
-def online_for(kind: GameKind | str) -> GameOnline:
-    """The online play of ``kind``. Raises ValueError for a kind that has none."""
-    if not _ONLINE:
-        _ONLINE.update(_registry())
-    return _ONLINE[GameKind(kind)]
-
-
-def online_kinds() -> Sequence[GameOnline]:
-    online_for(GameKind.SNAP)
-    return list(_ONLINE.values())

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from games.engine.protocol import GameKind
 from games.models import OnlineGame
+from games.ports import tournament_port
 from games.snap_stats.measure import GameStats, SeatStats, Summary, snap_game_stats_from_setup, summarise
 from snapleague.errors import Conflict, NotFound
 
@@ -43,11 +44,9 @@ def game_stats_get(*, game: OnlineGame) -> GameStats:
 def _visible_games(user: Any) -> QuerySet[OnlineGame]:
     """Finished Snap games ``user`` may see: casual ones (anyone sees their tables and replays) and
     those of tournament series ``user`` may see (as the replays, games/online/replay.py)."""
-    from tournaments.selectors import series_visible
-
     return OnlineGame.objects.filter(
         kind=GameKind.SNAP, status=OnlineGame.Status.FINISHED, source=OnlineGame.Source.ONLINE
-    ).filter(Q(series__isnull=True) | Q(series__in=series_visible(user=user)))
+    ).filter(Q(series__isnull=True) | Q(series__in=tournament_port().series_visible_ids(user=user)))
 
 
 def snap_game_stats_page_get(*, user: Any, game_id: int) -> tuple[OnlineGame, GameStats]:

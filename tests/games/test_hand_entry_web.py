@@ -1,4 +1,4 @@
-"""The hand entry's page and API (games/views.py ``hand_entry``, games/api.py): the deal form's
+"""The hand entry's page and API (games/views/analysis.py ``hand_entry``, games/api.py): the deal form's
 field errors, a step, undo and save through the page's hidden fields; the API's 400 field errors,
 403 and 404, and the 201 of a saved hand."""
 

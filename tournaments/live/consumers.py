@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -32,12 +31,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.http import HttpRequest
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import ApplicationError
+from snapleague.sockets import Allowance, scope_language
 from snapleague.users import AnyUser
 from tournaments.live.selectors import topic_state_get
 from tournaments.live.topics import Topic, parse_topic
@@ -94,35 +93,6 @@ class _Refused(Exception):
 
     def text(self) -> str:
         return str(self.message) % self.params if self.params else str(self.message)
-
-
-@dataclass
-class Allowance:
-    """A token bucket: ``burst`` frames at once, refilled at ``per_second``."""
-
-    burst: float
-    per_second: float
-    tokens: float
-    at: float
-
-    def take(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.per_second)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
-def scope_language(scope: dict[str, Any]) -> str:
-    """The language a page request from this visitor would get (the language cookie, then
-    Accept-Language): LocaleMiddleware does not see websockets."""
-    request = HttpRequest()
-    request.COOKIES = dict(scope.get("cookies") or {})
-    for name, value in scope.get("headers") or []:
-        if name == b"accept-language":
-            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin1")
-    return translation.get_language_from_request(request)
 
 
 class LiveConsumer(AsyncWebsocketConsumer):

@@ -21,10 +21,10 @@ from games.engine.protocol import engine_for
 from games.engine.snap.timing import TimingRules, replay_timed, timed_input_from_dict
 from games.models import GameLease, GameLogEntry, OnlineGame
 from games.online import owner as owner_module
+from games.online.kinds import online_for
 from games.online.owner import OWNERS, SWEEPER, owners_stop, sweep_once
 from games.online.series import series_game_play
 from games.online.services import CONTROL_ROWS, seat_join, state_load, table_create
-from games.online.tables import online_for
 from snapleague.asgi import application
 from tests.games.online.conftest import opened, receive, send
 from tests.tournaments.live_sockets import run, session

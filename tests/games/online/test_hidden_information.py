@@ -19,7 +19,7 @@ from games.engine.protocol import engine_for
 from games.engine.sixtysix.game import SixtySixGame
 from games.online.bots import bot_move, bots_make
 from games.online.owner import view_frame
-from games.views import PLAYABLE_PROFILES
+from games.views.tables import PLAYABLE_PROFILES
 
 ENGINE = engine_for("snapszer")
 GAMES_PER_PROFILE = 60

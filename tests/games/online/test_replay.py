@@ -17,11 +17,11 @@ from django.urls import reverse
 
 from games.engine.protocol import engine_for
 from games.models import OnlineGame
+from games.online.kinds import online_for
 from games.online.replay import ALL, log_rows, replay_get, seat_names
 from games.online.series import series_game_play
 from games.online.services import table_create
 from games.online.snap import VARIANTS
-from games.online.tables import online_for
 from snapleague.errors import Conflict, NotFound
 from tests.games.online.finished_games import play_snap, play_snapszer
 from tests.games.online.test_hidden_information import hidden_from
@@ -197,6 +197,6 @@ def test_a_series_game_is_replayed_only_for_who_sees_the_series(
     def nothing_visible(*, user: Any) -> Any:
         return Series.objects.none()
 
-    monkeypatch.setattr("tournaments.selectors.series_visible", nothing_visible)
+    monkeypatch.setattr("tournaments.competitions.online_port.series_visible", nothing_visible)
     with pytest.raises(NotFound):
         replay_get(user=player_user, game_id=game.pk, viewer=None)

@@ -22,8 +22,9 @@ from games.engine.sixtysix.rules import PROFILES as SNAPSZER_PROFILES
 from games.engine.snap.contract import game_rules
 from games.engine.snap.decks import DECKS
 from games.models import OnlineGame, OnlineSeat
+from games.online.kinds import online_for
 from games.online.services import finish, table_create
-from games.online.tables import engine_options, online_for
+from games.online.tables import engine_options
 from tournaments.models import GameKind
 
 pytestmark = pytest.mark.django_db

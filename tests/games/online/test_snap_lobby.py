@@ -16,9 +16,9 @@ from django.urls import reverse
 from games.engine.protocol import engine_for
 from games.engine.snap.contract import game_rules
 from games.models import OnlineGame
+from games.online.kinds import online_for
 from games.online.services import table_create
 from games.online.snap import CASUAL_TIMING, VARIANTS, SnapTable
-from games.online.tables import online_for
 
 pytestmark = pytest.mark.django_db
 

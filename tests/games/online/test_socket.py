@@ -24,8 +24,9 @@ from games.models import GameLease, GameLogEntry, OnlineGame
 from games.online import lease, services
 from games.online import owner as owner_module
 from games.online.consumers import MAX_MESSAGE_CHARS
+from games.online.groups import view_group
 from games.online.lease import lease_acquire, lease_renew, lease_renewer
-from games.online.owner import OWNERS, owner_ensure, owners_stop, view_frame, view_group
+from games.online.owner import OWNERS, owner_ensure, owners_stop, view_frame
 from games.online.services import seat_join, state_load, table_create
 from games.online.tables import Entry, log_writer
 from snapleague.asgi import application
