@@ -1,9 +1,16 @@
-"""Pages of people and their players (docs/people.md): the claim link an organiser makes, the page
-it opens, unlinking, and a person's own page. Refusals come from the services and are rendered by
-``snapleague.middleware.ApplicationErrorMiddleware`` (the error page with what to do, or the login
-page for someone not signed in, who comes back here after it)."""
+"""Pages of clubs and their people (docs/people.md, docs/web.md): a club's page, creating one,
+its organiser invitations, importing its players; a player's page; the claim link an organiser
+makes, the page it opens, unlinking, and a person's own page. Refusals come from the services and
+are rendered by ``snapleague.middleware.ApplicationErrorMiddleware`` (the error page with what to
+do, or the login page for someone not signed in, who comes back here after it).
+
+The club's page carries a tournament's creation form and the player's page what other concerns
+show of the player (the next table, the calendar feed, the ratings): page composition, their
+services and selectors stay in their concerns."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,11 +18,21 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments.clubs import selectors, services
+from snapleague.errors import ApplicationError
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.access import user_is_organiser
+from tournaments.clubs import player_import, selectors, services
+from tournaments.clubs.forms import ClubCreateForm
+from tournaments.competitions.forms.tournaments import TournamentCreateForm
 from tournaments.competitions.table_sheets import qr_svg
-from tournaments.views import player_context
+from tournaments.integrations import calendar as session_calendar
+from tournaments.nights import selectors as session_selectors
+from tournaments.pages import apply_service_error
+from tournaments.rankings.ratings.page import player_ratings_sections
 
 
 @login_required
@@ -68,3 +85,117 @@ def player_unlink(request: HttpRequest, player_id: int) -> HttpResponse:
     player = services.player_unlink(user=request.user, player_id=player_id)
     messages.success(request, _("%(player)s is no longer linked to an account.") % {"player": player.name})
     return redirect("tournaments:player", player_id=player.pk)
+
+
+@require_GET
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    page = tournament_selectors.club_page_get(user=request.user, slug=slug)
+    form = TournamentCreateForm() if page.is_organiser else None
+    return render(request, "tournaments/club.html", {"page": page, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubCreateForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                club = tournament_services.club_create(user=request.user, name=form.cleaned_data["name"])
+            except ApplicationError as exc:
+                apply_service_error(form, exc)
+                status = exc.status
+            else:
+                messages.success(
+                    request, _("Club created: you organise it. Create its first tournament below.")
+                )
+                return redirect("tournaments:club", slug=club.slug)
+    return render(request, "tournaments/club_new.html", {"form": form}, status=status)
+
+
+@login_required
+@require_POST
+def club_invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
+    page = tournament_selectors.club_page_get(user=request.user, slug=slug)
+    invitation, token = tournament_services.organiser_invitation_create(user=request.user, club=page.club)
+    context = {
+        "page": page,
+        "form": TournamentCreateForm(),
+        "invitation_url": request.build_absolute_uri(reverse("tournaments:invitation", args=[token])),
+        "invitation": invitation,
+    }
+    return render(request, "tournaments/club.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Import players from CSV: upload (or paste), preview each row's verdict, then import the
+    rows that are fine (docs/web.md, "Importing players")."""
+    page = tournament_selectors.club_manage_page_get(user=request.user, slug=slug)
+    context: dict[str, Any] = {"page": page, "error": "", "text": ""}
+    if request.method == "GET":
+        return render(request, "tournaments/players_import.html", context)
+    try:
+        if upload := request.FILES.get("file"):
+            text = player_import.text_of(upload.read(player_import.MAX_BYTES + 1))
+        else:
+            text = player_import.text_pasted(request.POST.get("text", ""))
+        context["text"] = text
+        if request.POST.get("action") == "import":
+            created = player_import.players_import(user=request.user, club=page.club, text=text)
+            messages.success(
+                request,
+                ngettext("%(n)s player imported.", "%(n)s players imported.", len(created))
+                % {"n": len(created)},
+            )
+            return redirect("tournaments:club", slug=page.club.slug)
+        context["plan"] = player_import.players_import_plan(user=request.user, club=page.club, text=text)
+    except ApplicationError as exc:
+        if exc.status == 403:
+            raise
+        context["error"] = str(exc.message)
+        status = exc.status
+        if exc.code == "conflict":
+            context["plan"] = player_import.players_import_plan(
+                user=request.user, club=page.club, text=context["text"]
+            )
+        return render(request, "tournaments/players_import.html", context, status=status)
+    return render(request, "tournaments/players_import.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    """The page an invitation link opens: who invites to what, and a button to accept (a GET
+    changes nothing). Bad, expired and used links get the error page with what to do."""
+    if request.method == "POST":
+        club = tournament_services.organiser_invitation_accept(user=request.user, token=token)
+        messages.success(request, _("You now organise %(club)s.") % {"club": club.name})
+        return redirect("tournaments:club", slug=club.slug)
+    invitation = tournament_services.organiser_invitation_get(token=token)
+    context = {"invitation": invitation, "already": user_is_organiser(request.user, invitation.club)}
+    return render(request, "tournaments/invitation.html", context)
+
+
+@require_GET
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    return render(request, "tournaments/player.html", player_context(request, player_id))
+
+
+def player_context(request: HttpRequest, player_id: int) -> dict[str, Any]:
+    """The player page's context (also behind its organiser forms: the claim link is shown on it)."""
+    page = tournament_selectors.player_page_get(user=request.user, player_id=player_id)
+    return {
+        "page": page,
+        "next_table": session_selectors.next_table_get(user=request.user, players=[page.player]),
+        "mine": request.user.is_authenticated and page.player.user_id == request.user.pk,
+        # The private feed's address, for the player alone (made on their first visit).
+        "calendar_token": session_calendar.calendar_token_get_or_create(
+            user=request.user, player=page.player
+        ),
+        "ratings": player_ratings_sections(player=page.player),
+        "link": selectors.player_link_get(user=request.user, player=page.player),
+    }

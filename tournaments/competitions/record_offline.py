@@ -34,7 +34,7 @@ SHELL_ASSETS = (
     "js/record_offline.js",
 )
 SW_TEMPLATE = "tournaments/record_sw.js"
-# The record form's address (tournaments/page_urls.py "record"), as the worker matches it.
+# The record form's address (tournaments/competitions/page_urls.py "record"), as the worker matches it.
 RECORD_PATH_PATTERN = r"^/series/\d+/record/$"
 
 

@@ -1,7 +1,8 @@
 """Pages of a club night: a session's tonight page (with the organiser's schedule and tables), the
-check-in desk, check-in (the desk's tap and a player's own), closing check-in, calendar feeds.
+check-in desk, check-in (the desk's tap and a player's own), closing check-in. Its calendar feeds
+are in ``tournaments/integrations/views.py``.
 
-Parse -> one selector or service -> render, as ``tournaments/views.py``; a refusal the services
+Parse -> one selector or service -> render (``tournaments/pages.py``); a refusal the services
 raise is rendered by the middleware (403/404 page, or the login page).
 """
 
@@ -16,7 +17,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.text import slugify
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -24,17 +24,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
 from tournaments import selectors as tournament_selectors
-from tournaments.forms import RoundScheduleForm, SessionCreateForm, SessionEditForm, StationsForm
-from tournaments.integrations import calendar
+from tournaments.competitions.views.screen import screen_response
+from tournaments.competitions.views.tournaments import tournament_form_failed
 from tournaments.nights import selectors, services
-from tournaments.views import (
-    LIVE_POLL_SECONDS,
-    _apply_service_error,
-    _changed,
-    _refusal_told,
-    _tournament_form_failed,
-    screen_response,
-)
+from tournaments.nights.forms import RoundScheduleForm, SessionCreateForm, SessionEditForm, StationsForm
+from tournaments.pages import LIVE_POLL_SECONDS, apply_service_error, refusal_told, version_changed
 
 
 def _tonight(request: HttpRequest, page: Any, *, status: int = 200, **forms: Any) -> HttpResponse:
@@ -74,11 +68,11 @@ def session_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
         try:
             session = services.session_create(user=request.user, tournament=tournament, **form.cleaned_data)
         except ApplicationError as exc:
-            _apply_service_error(form, exc)
+            apply_service_error(form, exc)
         else:
             messages.success(request, _("Session created: schedule its rounds and set up its tables."))
             return redirect("tournaments:session", session_id=session.pk)
-    return _tournament_form_failed(request, tournament_id, session_form=form)
+    return tournament_form_failed(request, tournament_id, session_form=form)
 
 
 @require_GET
@@ -95,7 +89,7 @@ def session_body(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_GET
 def session_version(request: HttpRequest, session_id: int) -> JsonResponse:
     version = selectors.session_version_get(user=request.user, session_id=session_id)
-    return _changed(request, version, "tonight-changed")
+    return version_changed(request, version, "tonight-changed")
 
 
 @require_GET
@@ -194,7 +188,7 @@ def session_close(request: HttpRequest, session_id: int) -> HttpResponse:
     try:
         report = services.session_check_in_close(user=request.user, session_id=session.pk)
     except ApplicationError as exc:
-        _refusal_told(request, exc)
+        refusal_told(request, exc)
     else:
         messages.success(
             request,
@@ -225,7 +219,7 @@ def session_edit(request: HttpRequest, session_id: int) -> HttpResponse:
         try:
             services.session_update(user=request.user, session_id=session_id, **form.cleaned_data)
         except ApplicationError as exc:
-            _apply_service_error(form, exc)
+            apply_service_error(form, exc)
         else:
             messages.success(request, _("Session changed."))
             return redirect("tournaments:session", session_id=session_id)
@@ -242,7 +236,7 @@ def session_reopen(request: HttpRequest, session_id: int) -> HttpResponse:
     try:
         report = services.session_check_in_reopen(user=request.user, session_id=session.pk)
     except ApplicationError as exc:
-        _refusal_told(request, exc)
+        refusal_told(request, exc)
     else:
         messages.success(
             request,
@@ -277,7 +271,7 @@ def session_schedule(request: HttpRequest, session_id: int) -> HttpResponse:
                 starts_at=form.cleaned_data["starts_at"],
             )
         except ApplicationError as exc:
-            _apply_service_error(form, exc)
+            apply_service_error(form, exc)
         else:
             messages.success(
                 request,
@@ -301,7 +295,7 @@ def session_stations(request: HttpRequest, session_id: int) -> HttpResponse:
                 stations=services.parse_stations(form.cleaned_data["stations"]),
             )
         except ApplicationError as exc:
-            _apply_service_error(form, exc)
+            apply_service_error(form, exc)
         else:
             messages.success(
                 request,
@@ -329,78 +323,9 @@ def series_station(request: HttpRequest, series_id: int) -> HttpResponse:
         try:
             services.series_station_set(user=request.user, series_id=series.pk, station_id=station_id)
         except ApplicationError as exc:
-            _refusal_told(request, exc)
+            refusal_told(request, exc)
         else:
             messages.success(request, _("Table changed."))
     if series.round.session_id:
         return redirect("tournaments:session", session_id=series.round.session_id)
     return redirect("tournaments:series", series_id=series.pk)
-
-
-# --- Calendars (iCal) ------------------------------------------------------------------------------
-
-
-def _ics(request: HttpRequest, body: bytes, name: str) -> HttpResponse:
-    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="{slugify(name) or "calendar"}.ics"'
-    response["Cache-Control"] = "private, max-age=300"
-    return response
-
-
-def _url_of(request: HttpRequest) -> calendar.UrlOf:
-    return lambda name, pk: request.build_absolute_uri(reverse(f"tournaments:{name}", args=[pk]))
-
-
-def _not_found_text(exc: ApplicationError) -> HttpResponse:
-    """A calendar app shows the body of a refusal, if anything: plain text, not a page."""
-    return HttpResponse(str(exc.message), status=exc.status, content_type="text/plain; charset=utf-8")
-
-
-@require_GET
-def tournament_calendar(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    try:
-        sessions, tournament = calendar.tournament_feed(tournament_id=tournament_id)
-    except ApplicationError as exc:
-        return _not_found_text(exc)
-    body = calendar.calendar_of_sessions(
-        tournament.name, sessions, host=request.get_host(), url_of=_url_of(request)
-    )
-    return _ics(request, body, tournament.name)
-
-
-@require_GET
-def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
-    try:
-        sessions, club = calendar.club_feed(slug=slug)
-    except ApplicationError as exc:
-        return _not_found_text(exc)
-    body = calendar.calendar_of_sessions(
-        club.name, sessions, host=request.get_host(), url_of=_url_of(request)
-    )
-    return _ics(request, body, club.name)
-
-
-@login_required
-@require_POST
-def player_calendar_replace(request: HttpRequest, player_id: int) -> HttpResponse:
-    """The player replaces their private feed's address (their own page's button): the old one
-    stops working at once."""
-    token = calendar.calendar_token_replace(user=request.user, player_id=player_id)
-    messages.success(
-        request,
-        _(
-            "Your calendar has a new address: add it to your calendar app again. The old address no longer works."
-        ),
-    )
-    return redirect("tournaments:player", player_id=token.player_id)
-
-
-@require_GET
-def player_calendar(request: HttpRequest, token: str) -> HttpResponse:
-    """A player's private feed: the address is the key (a calendar app cannot sign in)."""
-    try:
-        player = calendar.player_by_calendar_token(token=token)
-    except ApplicationError as exc:
-        return _not_found_text(exc)
-    body = calendar.calendar_of_player(player, host=request.get_host(), url_of=_url_of(request))
-    return _ics(request, body, player.name)

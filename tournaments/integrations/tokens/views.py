@@ -14,7 +14,7 @@ from snapleague.errors import ApplicationError
 from snapleague.login_throttle import client_ip
 from tournaments.integrations.tokens import selectors, services
 from tournaments.integrations.tokens.forms import ApiTokenForm
-from tournaments.views import _apply_service_error
+from tournaments.pages import apply_service_error
 
 
 @login_required
@@ -33,7 +33,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
                     user=request.user, ip=client_ip(request), **form.service_arguments()
                 )
             except ApplicationError as exc:
-                _apply_service_error(form, exc)
+                apply_service_error(form, exc)
                 status = exc.status
             else:
                 status = 200

@@ -16,7 +16,7 @@ from snapleague.errors import ApplicationError
 from tournaments.integrations.webhooks import selectors, services
 from tournaments.integrations.webhooks.forms import WebhookEndpointForm
 from tournaments.integrations.webhooks.models import WebhookEndpoint
-from tournaments.views import _apply_service_error, _refusal_told
+from tournaments.pages import apply_service_error, refusal_told
 
 
 def _endpoint_page(
@@ -62,7 +62,7 @@ def webhooks(request: HttpRequest, slug: str) -> HttpResponse:
                     user=request.user, club=club, **form.cleaned_data
                 )
             except ApplicationError as exc:
-                _apply_service_error(form, exc)
+                apply_service_error(form, exc)
                 status = exc.status
             else:
                 messages.success(
@@ -85,7 +85,7 @@ def webhook(request: HttpRequest, endpoint_id: int) -> HttpResponse:
         try:
             services.webhook_endpoint_update(user=request.user, endpoint_id=endpoint_id, **form.cleaned_data)
         except ApplicationError as exc:
-            _apply_service_error(form, exc)
+            apply_service_error(form, exc)
             return _endpoint_page(request, endpoint_id, form=form, status=exc.status)
         messages.success(request, _("Webhook endpoint saved."))
         return redirect("tournaments:webhook", endpoint_id=endpoint_id)
@@ -129,7 +129,7 @@ def webhook_redeliver(request: HttpRequest, delivery_id: int) -> HttpResponse:
     try:
         services.webhook_delivery_redeliver(user=request.user, delivery_id=delivery_id)
     except ApplicationError as exc:
-        _refusal_told(request, exc)
+        refusal_told(request, exc)
     else:
         messages.success(request, _("Delivery queued to be sent again."))
     return redirect("tournaments:webhook", endpoint_id=delivery.endpoint_id)

@@ -1,0 +1,57 @@
+"""A series' pages: the series with its games (and their live version), an organiser's no-show."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from snapleague.errors import ApplicationError
+from tournaments import selectors
+from tournaments.competitions import stages
+from tournaments.competitions.forms.stages import ForfeitForm
+from tournaments.pages import LIVE_POLL_SECONDS, refusal_told, version_changed
+
+
+@require_GET
+def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
+    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    return render(request, "tournaments/series.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+
+
+@require_GET
+def series_fragment(request: HttpRequest, series_id: int) -> HttpResponse:
+    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    return render(request, "tournaments/_series_games.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+
+
+@require_GET
+def series_version(request: HttpRequest, series_id: int) -> JsonResponse:
+    version = selectors.series_version_get(user=request.user, series_id=series_id)
+    return version_changed(request, str(version), "series-changed")
+
+
+@login_required
+@require_POST
+def series_forfeit(request: HttpRequest, series_id: int) -> HttpResponse:
+    page = selectors.series_manage_page_get(user=request.user, series_id=series_id)
+    players = [seat.player for seat in page.series.seats.select_related("player")]
+    form = ForfeitForm(request.POST, players=players)
+    if form.is_valid():
+        try:
+            stages.series_forfeit(
+                user=request.user,
+                series_id=series_id,
+                player_ids=form.cleaned_data["players"],
+                reason=form.cleaned_data["reason"],
+            )
+        except ApplicationError as exc:
+            refusal_told(request, exc)
+        else:
+            messages.success(request, _("The no-show is recorded and the series decided."))
+    else:
+        messages.error(request, _("Tick the players who did not come."))
+    return redirect("tournaments:series", series_id=series_id)

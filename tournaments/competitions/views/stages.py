@@ -1,0 +1,194 @@
+"""A stage's pages: the stage (with its drawing), its rounds and table sheets, standings, the live
+version, and the organiser's buttons (create, preview, publish, online play, withdraw); "verify
+this draw"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from snapleague.errors import ApplicationError
+from tournaments import selectors, services
+from tournaments.competitions import stages, table_sheets
+from tournaments.competitions.forms.stages import StageCreateForm, WithdrawForm
+from tournaments.competitions.views.tournaments import tournament_form_failed
+from tournaments.pages import LIVE_POLL_SECONDS, apply_service_error, refusal_told, version_changed
+
+
+def _stage_page(request: HttpRequest, page: Any, *, status: int = 200, **forms: Any) -> HttpResponse:
+    from tournaments.competitions.bracket_page import stage_drawing
+
+    context = {
+        "page": page,
+        "drawing": stage_drawing(page),
+        "poll": LIVE_POLL_SECONDS,
+        "withdraw_form": WithdrawForm(players=page.players) if page.roles.organiser else None,
+        **forms,
+    }
+    return render(request, "tournaments/stage.html", context, status=status)
+
+
+@require_GET
+def stage_detail(request: HttpRequest, stage_id: int) -> HttpResponse:
+    return _stage_page(request, selectors.stage_page_get(user=request.user, stage_id=stage_id))
+
+
+@require_GET
+def stage_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
+    from tournaments.competitions.bracket_page import stage_drawing
+
+    page = selectors.stage_page_get(user=request.user, stage_id=stage_id)
+    return render(
+        request,
+        "tournaments/_stage_body.html",
+        {"page": page, "drawing": stage_drawing(page), "poll": LIVE_POLL_SECONDS},
+    )
+
+
+@require_GET
+def stage_round(request: HttpRequest, stage_id: int, number: int) -> HttpResponse:
+    page, line = selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
+    return render(request, "tournaments/round.html", {"page": page, "line": line})
+
+
+@require_GET
+def stage_round_sheets(request: HttpRequest, stage_id: int, number: int) -> HttpResponse:
+    """The round's table sheets to print (A4 or Letter: ``?paper=letter``), each with a QR code of
+    its series' result form."""
+    page, line = selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
+    paper = request.GET.get("paper", "a4")
+    if paper not in table_sheets.PAPERS:
+        paper = "a4"
+    urls = {s.pk: request.build_absolute_uri(reverse("tournaments:record", args=[s.pk])) for s in line.series}
+    context = {
+        "page": page,
+        "line": line,
+        "paper": paper,
+        "sheets": table_sheets.table_sheets(line.series, urls),
+    }
+    return render(request, "tournaments/round_sheets.html", context)
+
+
+@require_GET
+def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
+    page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+    return render(request, "tournaments/standings.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+
+
+@require_GET
+def stage_standings_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
+    page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+    return render(request, "tournaments/_standings_table.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+
+
+@require_GET
+def stage_version(request: HttpRequest, stage_id: int) -> JsonResponse:
+    version = selectors.stage_version_get(user=request.user, stage_id=stage_id)
+    return version_changed(request, version, "standings-changed")
+
+
+@login_required
+@require_POST
+def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+    form = StageCreateForm(request.POST, game=tournament.game, tournament=tournament)
+    if form.is_valid():
+        try:
+            services.stage_create(user=request.user, tournament=tournament, **form.service_kwargs(tournament))
+        except ApplicationError as exc:
+            apply_service_error(form, exc)
+        else:
+            messages.success(request, _("Stage created: generate its rounds when everyone is in."))
+            return redirect("tournaments:tournament", tournament_id=tournament_id)
+    return tournament_form_failed(request, tournament_id, stage_form=form)
+
+
+@login_required
+@require_POST
+def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
+    """Publish the round(s) due (the first round after its preview; in review mode, the next)."""
+    stage = selectors.stage_get(user=request.user, stage_id=stage_id)
+    try:
+        rounds = stages.stage_round_publish(user=request.user, stage_id=stage.pk)
+    except ApplicationError as exc:
+        refusal_told(request, exc)
+    else:
+        messages.success(
+            request,
+            _("Round %(n)s published.") % {"n": rounds[0].number}
+            if len(rounds) == 1
+            else _("%(n)s rounds published.") % {"n": len(rounds)},
+        )
+    return redirect("tournaments:stage", stage_id=stage.pk)
+
+
+@login_required
+@require_GET
+def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
+    # A draft's stage is not found by someone who may not see the draft (the service only checks
+    # who may manage it, which would tell them it exists).
+    stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)
+    preview = stages.stage_preview(user=request.user, stage_id=stage.pk)
+    return render(
+        request,
+        "tournaments/stage_preview.html",
+        {"preview": preview, "rows": stages.preview_rows(preview), "stage": preview.stage},
+    )
+
+
+@require_GET
+def stage_draw(request: HttpRequest, stage_id: int) -> HttpResponse:
+    """ "Verify this draw": the commitment, the seed once round 1 is published, the draw's input and
+    the order recomputed from them (docs/formats.md "Checking a random draw")."""
+    stage = selectors.stage_get(user=request.user, stage_id=stage_id)
+    return render(request, "tournaments/stage_draw.html", {"check": stages.stage_draw_check(stage)})
+
+
+@login_required
+@require_POST
+def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
+    selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # 404 for a draft not seen
+    online = request.POST.get("online") == "1"
+    try:
+        stages.stage_online_set(user=request.user, stage_id=stage_id, online=online)
+    except ApplicationError as exc:
+        refusal_told(request, exc)
+    else:
+        messages.success(
+            request,
+            _("Its series are played online now: the players see “Play”.")
+            if online
+            else _("Its series are played at the tables now."),
+        )
+    return redirect("tournaments:stage", stage_id=stage_id)
+
+
+@login_required
+@require_POST
+def stage_withdraw(request: HttpRequest, stage_id: int) -> HttpResponse:
+    page = selectors.stage_manage_page_get(user=request.user, stage_id=stage_id)
+    form = WithdrawForm(request.POST, players=page.players)
+    if form.is_valid():
+        try:
+            stages.stage_withdraw(
+                user=request.user,
+                stage_id=stage_id,
+                player_id=form.cleaned_data["player"],
+                from_round=form.cleaned_data["from_round"],
+                reason=form.cleaned_data["reason"],
+            )
+        except ApplicationError as exc:
+            apply_service_error(form, exc)
+        else:
+            messages.success(
+                request, _("Withdrawn: their open series are walkovers; later rounds leave them out.")
+            )
+            return redirect("tournaments:stage", stage_id=stage_id)
+    return _stage_page(request, page, withdraw_form=form, status=400)

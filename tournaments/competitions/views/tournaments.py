@@ -1,0 +1,114 @@
+"""A tournament's pages: creating it (from its club's page), its page with the organiser's forms
+(players, referees, stages, sessions), its audit log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from snapleague.errors import ApplicationError
+from tournaments import selectors, services
+from tournaments.competitions.forms.stages import StageCreateForm
+from tournaments.competitions.forms.tournaments import PlayersAddForm, RefereeAddForm, TournamentCreateForm
+from tournaments.nights import selectors as session_selectors
+from tournaments.nights.forms import SessionCreateForm
+from tournaments.pages import apply_service_error
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    forms = {}
+    if page.roles.organiser:
+        forms = {
+            "players_form": PlayersAddForm(addable=page.addable_players),
+            "stage_form": StageCreateForm(game=page.tournament.game, tournament=page.tournament),
+            "referee_form": RefereeAddForm(),
+            "session_form": SessionCreateForm(),
+        }
+    sessions = session_selectors.tournament_sessions_list(tournament=page.tournament)
+    return render(request, "tournaments/tournament.html", {"page": page, "sessions": sessions, **forms})
+
+
+@login_required
+@require_POST
+def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
+    page = selectors.club_manage_page_get(user=request.user, slug=slug)
+    form = TournamentCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            tournament = services.tournament_create(
+                user=request.user, club=page.club, **form.service_kwargs()
+            )
+        except ApplicationError as exc:
+            apply_service_error(form, exc)
+        else:
+            messages.success(request, _("Tournament created: now add players and a stage."))
+            return redirect("tournaments:tournament", tournament_id=tournament.pk)
+    return render(request, "tournaments/club.html", {"page": page, "form": form}, status=400)
+
+
+def tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: Any) -> HttpResponse:
+    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    context = {
+        "page": page,
+        "players_form": PlayersAddForm(addable=page.addable_players),
+        "stage_form": StageCreateForm(game=page.tournament.game, tournament=page.tournament),
+        "referee_form": RefereeAddForm(),
+        "session_form": SessionCreateForm(),
+        "sessions": session_selectors.tournament_sessions_list(tournament=page.tournament),
+        **forms,
+    }
+    return render(request, "tournaments/tournament.html", context, status=400)
+
+
+@login_required
+@require_POST
+def tournament_players_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    form = PlayersAddForm(request.POST, addable=page.addable_players)
+    if form.is_valid():
+        try:
+            entries = services.tournament_players_enter(
+                user=request.user, tournament=page.tournament, **form.service_kwargs()
+            )
+        except ApplicationError as exc:
+            if exc.status in (403, 404):
+                raise
+            form.add_error("new_names" if "name" in exc.fields else None, str(exc.message))
+        else:
+            messages.success(request, _("%(n)s players entered.") % {"n": len(entries)})
+            return redirect("tournaments:tournament", tournament_id=tournament_id)
+    return tournament_form_failed(request, tournament_id, players_form=form)
+
+
+@login_required
+@require_POST
+def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+    form = RefereeAddForm(request.POST)
+    if form.is_valid():
+        try:
+            referee = services.tournament_referee_add(
+                user=request.user, tournament=tournament, username=form.cleaned_data["username"]
+            )
+        except ApplicationError as exc:
+            apply_service_error(form, exc)
+        else:
+            messages.success(request, _("%(name)s referees this tournament.") % {"name": referee.username})
+            return redirect("tournaments:tournament", tournament_id=tournament_id)
+    return tournament_form_failed(request, tournament_id, referee_form=form)
+
+
+@login_required
+@require_GET
+def tournament_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    page = selectors.tournament_audit_get(user=request.user, tournament_id=tournament_id)
+    return render(request, "tournaments/audit.html", {"page": page})
