@@ -143,12 +143,12 @@ def setup() -> None:
     from django.contrib.auth import get_user_model
 
     from tournaments.competitions import stages
-    from tournaments.models import Club, GameKind, Tournament
-    from tournaments.services import (
+    from tournaments.competitions.services import (
         tournament_create,
         tournament_players_enter,
         tournament_referee_add,
     )
+    from tournaments.models import Club, GameKind, Tournament
 
     club = Club.objects.get(slug="demo")
     if Tournament.objects.filter(club=club, name=LOAD_TOURNAMENT).exists():

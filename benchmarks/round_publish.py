@@ -139,9 +139,9 @@ def _stages(count: int, players: int, history: int) -> tuple[Any, list[int]]:
 
     from django.contrib.auth import get_user_model
 
+    from tournaments.competitions.services import tournament_create, tournament_players_enter
     from tournaments.competitions.stages import stage_create
     from tournaments.models import Club, GameKind
-    from tournaments.services import tournament_create, tournament_players_enter
 
     organiser, _ = get_user_model().objects.get_or_create(username="bench-round-publish")
     if history:  # a club with a past: each ratings recomputation reads and rewrites all of it

@@ -146,8 +146,8 @@ def table_game_analysis_request(*, user: Any, game_id: int) -> GameAnalysis:
     it was played as, if any, else the newest hand of it entered card by card (games/hand_entry.py);
     a game played at a table and entered by its result only has no cards, and the request says so
     (Conflict ``cards_unknown``)."""
+    from tournaments.competitions.selectors.tournaments import series_visible
     from tournaments.models import Game
-    from tournaments.selectors import series_visible
 
     game = Game.objects.filter(pk=game_id, series__in=series_visible(user=user)).first()
     if game is None:

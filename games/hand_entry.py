@@ -387,7 +387,7 @@ def table_game_for_entry(*, user: Any, table_game_id: int) -> Any:
     series' players. Raises NotFound (no such game, or one ``user`` may not see), Conflict (not
     Snapszer, played online) or PermissionDenied."""
     from tournaments.access import user_is_organiser
-    from tournaments.selectors import games_visible
+    from tournaments.competitions.selectors.tournaments import games_visible
 
     game = (
         games_visible(user=user)

@@ -21,12 +21,13 @@ from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snapszer
 from tests.tournaments.test_browser import PHONE, browser, server  # noqa: F401  (fixtures)
+from tournaments.clubs.services import organiser_invitation_create
 from tournaments.competitions import stages
+from tournaments.competitions.services import tournament_players_add
 from tournaments.integrations.tokens.services import api_token_create
 from tournaments.models import Club, Player, Series, Stage, Tournament
 from tournaments.nights import services as session_services
 from tournaments.rankings.ladder import services as ladder_services
-from tournaments.services import organiser_invitation_create, tournament_players_add
 
 AXE = Path(__file__).resolve().parent / "fixtures" / "axe" / "axe.min.js"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -67,7 +68,7 @@ def world(make_user: Callable[..., Account], settings: Any) -> World:
     people = [
         Player.objects.create(club=club, name=n, user=anna_user if n == "Anna" else None) for n in names
     ]
-    from tournaments.services import tournament_create, tournament_referee_add
+    from tournaments.competitions.services import tournament_create, tournament_referee_add
 
     tournament = tournament_create(user=organiser, club=club, name="Spring Snapszer", game=GameKind.SNAPSZER)
     tournament_players_add(user=organiser, tournament=tournament, players=people)

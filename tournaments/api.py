@@ -19,12 +19,18 @@ from rest_framework.views import APIView
 from games.engine.protocol import GameKind
 from games.engine.sixtysix import Reason
 from snapleague.errors import ApplicationError
-from tournaments import selectors, services
+from tournaments.clubs import selectors as club_selectors
+from tournaments.clubs import services as club_services
+from tournaments.competitions import services as competition_services
 from tournaments.competitions import stages
 from tournaments.competitions.results.payload import SNAP_ENDINGS, ResultInvalid, result_payload
 from tournaments.competitions.results.selectors import ResultTarget, result_target_get
 from tournaments.competitions.results.services import UserSource, result_record
 from tournaments.competitions.results.values import PlayedResult
+from tournaments.competitions.selectors import stages as stage_selectors
+from tournaments.competitions.selectors import standings as standings_selectors
+from tournaments.competitions.selectors import tournaments as tournament_selectors
+from tournaments.competitions.selectors.tournaments import series_visible, stage_get
 from tournaments.competitions.standings import Tiebreak
 from tournaments.integrations import exports
 from tournaments.models import (
@@ -48,7 +54,6 @@ from tournaments.rankings.ladder import services as ladder_services
 from tournaments.rankings.ratings.selectors import club_ratings_get, player_rating_histories
 from tournaments.rankings.seasons import selectors as season_selectors
 from tournaments.rankings.seasons import services as season_services
-from tournaments.selectors import series_visible, stage_get
 
 # The largest id (a BigAutoField) and the largest number (a PositiveIntegerField: 2**31 - 1 is safe on
 # every database) a body may carry. A bigger one was a 500 (found by tests/test_api_schema_fuzz.py):
@@ -245,7 +250,7 @@ class ResultCreateApi(APIView):
     def post(self, request: Request, series_id: int) -> Response:
         # Who may record is decided before the body is read (a refusal does not depend on it); the
         # result is read against the game it is for, before anything is locked or stored.
-        selectors.series_record_get(user=request.user, series_id=series_id)
+        tournament_selectors.series_record_get(user=request.user, series_id=series_id)
         target = result_target_get(
             user=request.user, series_id=series_id, game_number=_game_number(request.data)
         )
@@ -333,8 +338,8 @@ class StageStandingsApi(APIView):
 
     @extend_schema(responses=StandingsOutputSerializer)
     def get(self, request: Request, stage_id: int) -> Response:
-        page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
-        return Response(StandingsOutputSerializer(selectors.standings_body(page)).data)
+        page = standings_selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+        return Response(StandingsOutputSerializer(standings_selectors.standings_body(page)).data)
 
 
 class SeriesSeatOutputSerializer(serializers.Serializer[Any]):
@@ -455,7 +460,7 @@ class ClubListApi(ListAPIView[Club]):
     @extend_schema(request=InputSerializer, responses={201: ClubOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request)
-        club = services.club_create(user=request.user, name=data["name"])
+        club = club_services.club_create(user=request.user, name=data["name"])
         return Response(ClubOutputSerializer(club).data, status=status.HTTP_201_CREATED)
 
 
@@ -473,8 +478,8 @@ class ClubInvitationCreateApi(APIView):
 
     @extend_schema(request=None, responses={201: InvitationOutputSerializer})
     def post(self, request: Request, club_id: int) -> Response:
-        club = selectors.club_get_by_id(club_id=club_id)
-        invitation, token = services.organiser_invitation_create(user=request.user, club=club)
+        club = club_selectors.club_get_by_id(club_id=club_id)
+        invitation, token = club_services.organiser_invitation_create(user=request.user, club=club)
         body = {
             "club": club.pk,
             "token": token,
@@ -499,7 +504,7 @@ class InvitationAcceptApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: ClubOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request)
-        club = services.organiser_invitation_accept(user=request.user, token=data["token"])
+        club = club_services.organiser_invitation_accept(user=request.user, token=data["token"])
         return Response(ClubOutputSerializer(club).data)
 
 
@@ -538,7 +543,9 @@ class PlayerListCreateApi(ListAPIView[Player]):
         tournament = self.request.query_params.get("entries__tournament")
         if (
             tournament
-            and not selectors.tournaments_visible(user=self.request.user).filter(pk=tournament).exists()
+            and not tournament_selectors.tournaments_visible(user=self.request.user)
+            .filter(pk=tournament)
+            .exists()
         ):
             return queryset.none()
         return queryset
@@ -546,8 +553,8 @@ class PlayerListCreateApi(ListAPIView[Player]):
     @extend_schema(request=InputSerializer, responses={201: PlayerOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request)
-        club = selectors.club_get_by_id(club_id=data["club"])
-        player = services.player_create(user=request.user, club=club, name=data["name"])
+        club = club_selectors.club_get_by_id(club_id=data["club"])
+        player = club_services.player_create(user=request.user, club=club, name=data["name"])
         return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -602,20 +609,20 @@ class TournamentListCreateApi(ListAPIView[Tournament]):
             ref_name = "TournamentCreateInput"
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        return selectors.tournaments_visible(user=self.request.user).prefetch_related("entries")
+        return tournament_selectors.tournaments_visible(user=self.request.user).prefetch_related("entries")
 
     @extend_schema(request=InputSerializer, responses={201: TournamentOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request)
-        club = selectors.club_get_by_id(club_id=data.pop("club"))
-        tournament = services.tournament_create(user=request.user, club=club, **data)
+        club = club_selectors.club_get_by_id(club_id=data.pop("club"))
+        tournament = competition_services.tournament_create(user=request.user, club=club, **data)
         return Response(TournamentOutputSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
 class TournamentDetailApi(APIView):
     @extend_schema(responses=TournamentOutputSerializer)
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+        tournament = tournament_selectors.tournament_get(user=request.user, tournament_id=tournament_id)
         return Response(TournamentOutputSerializer(tournament).data)
 
 
@@ -631,10 +638,12 @@ class TournamentPlayersAddApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: TournamentOutputSerializer})
     def post(self, request: Request, tournament_id: int) -> Response:
         # Who may is decided before the body is read (a refusal does not depend on it).
-        tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+        tournament = tournament_selectors.tournament_manage_get(
+            user=request.user, tournament_id=tournament_id
+        )
         data = validated_input(self.InputSerializer, request)
-        players = selectors.players_by_ids(player_ids=data["players"])
-        services.tournament_players_add(user=request.user, tournament=tournament, players=players)
+        players = club_selectors.players_by_ids(player_ids=data["players"])
+        competition_services.tournament_players_add(user=request.user, tournament=tournament, players=players)
         return Response(TournamentOutputSerializer(tournament).data)
 
 
@@ -816,7 +825,7 @@ class StageListCreateApi(ListAPIView[Stage]):
             ref_name = "StageCreateInput"
 
     def get_queryset(self) -> QuerySet[Stage]:
-        return selectors.stages_visible(user=self.request.user).order_by("tournament_id", "order")
+        return tournament_selectors.stages_visible(user=self.request.user).order_by("tournament_id", "order")
 
     @extend_schema(
         request=InputSerializer,
@@ -833,7 +842,9 @@ class StageListCreateApi(ListAPIView[Stage]):
     )
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request)
-        tournament = selectors.tournament_get(user=request.user, tournament_id=data.pop("tournament"))
+        tournament = tournament_selectors.tournament_get(
+            user=request.user, tournament_id=data.pop("tournament")
+        )
         stage = stages.stage_create(user=request.user, tournament=tournament, **data)
         return Response(StageOutputSerializer(stage).data, status=status.HTTP_201_CREATED)
 
@@ -936,7 +947,7 @@ class StageRoundsPublishApi(APIView):
         },
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
+        stage = stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
         data = validated_input(self.InputSerializer, request)
         rounds = stages.stage_round_publish(user=request.user, stage_id=stage.pk, round_number=data["round"])
         published = (
@@ -961,7 +972,7 @@ class RoundListApi(ListAPIView[Round]):
     filterset_fields = {"stage": ["exact"], "stage__tournament": ["exact"], "number": ["exact"]}
 
     def get_queryset(self) -> QuerySet[Round]:
-        return selectors.rounds_visible(user=self.request.user).order_by("stage_id", "number")
+        return tournament_selectors.rounds_visible(user=self.request.user).order_by("stage_id", "number")
 
 
 # --- Withdrawals, forfeits, the bracket -----------------------------------------------------------
@@ -1001,7 +1012,7 @@ class StageWithdrawalsApi(APIView):
     )
     def get(self, request: Request, stage_id: int) -> Response:
         stage = stage_get(user=request.user, stage_id=stage_id)
-        withdrawals = selectors.stage_withdrawals_list(stage=stage)
+        withdrawals = stage_selectors.stage_withdrawals_list(stage=stage)
         return Response(WithdrawalOutputSerializer(withdrawals, many=True).data)
 
     @extend_schema(
@@ -1017,7 +1028,7 @@ class StageWithdrawalsApi(APIView):
         },
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
+        stage = stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
         data = validated_input(self.InputSerializer, request)
         withdrawal = stages.stage_withdraw(
             user=request.user,
@@ -1058,7 +1069,9 @@ class SeriesForfeitApi(APIView):
         },
     )
     def post(self, request: Request, series_id: int) -> Response:
-        series = selectors.series_manage_get(user=request.user, series_id=series_id)  # before the body
+        series = tournament_selectors.series_manage_get(
+            user=request.user, series_id=series_id
+        )  # before the body
         data = validated_input(self.InputSerializer, request)
         stages.series_forfeit(
             user=request.user,
@@ -1067,7 +1080,9 @@ class SeriesForfeitApi(APIView):
             reason=data["reason"],
         )
         return Response(
-            SeriesOutputSerializer(selectors.series_get(user=request.user, series_id=series.pk)).data,
+            SeriesOutputSerializer(
+                tournament_selectors.series_get(user=request.user, series_id=series.pk)
+            ).data,
             status=status.HTTP_201_CREATED,
         )
 
@@ -1126,7 +1141,7 @@ class StageBracketApi(APIView):
 
     @extend_schema(responses={200: StageBracketOutputSerializer, **_refusals(s404="stage_not_found")})
     def get(self, request: Request, stage_id: int) -> Response:
-        bracket = selectors.stage_bracket_get(user=request.user, stage_id=stage_id)
+        bracket = stage_selectors.stage_bracket_get(user=request.user, stage_id=stage_id)
         return Response(StageBracketOutputSerializer(bracket).data)
 
 
@@ -1134,7 +1149,9 @@ class SeriesDetailApi(APIView):
     @extend_schema(responses=SeriesOutputSerializer)
     def get(self, request: Request, series_id: int) -> Response:
         return Response(
-            SeriesOutputSerializer(selectors.series_get(user=request.user, series_id=series_id)).data
+            SeriesOutputSerializer(
+                tournament_selectors.series_get(user=request.user, series_id=series_id)
+            ).data
         )
 
 
@@ -1191,7 +1208,7 @@ class GameListApi(ListAPIView[Game]):
     def get_queryset(self) -> QuerySet[Game]:
         current = GameResult.objects.filter(confirmed=True).select_related("recorded_by")
         return (
-            selectors.games_visible(user=self.request.user)
+            tournament_selectors.games_visible(user=self.request.user)
             .prefetch_related(Prefetch("results", queryset=current, to_attr="current_results"))
             .order_by("series_id", "number")
         )
@@ -1259,7 +1276,7 @@ class ResultListApi(ListAPIView[GameResult]):
 
     def get_queryset(self) -> QuerySet[GameResult]:
         return (
-            selectors.results_visible(user=self.request.user)
+            tournament_selectors.results_visible(user=self.request.user)
             .select_related("game__series")
             .order_by("game__series_id", "game__number", "version")
         )
@@ -1307,7 +1324,7 @@ class ClubRatingsApi(APIView):
     )
     def get(self, request: Request, club_id: int) -> Response:
         game = _rating_game(request)
-        club = selectors.club_get_by_id(club_id=club_id)
+        club = club_selectors.club_get_by_id(club_id=club_id)
         page = club_ratings_get(club=club, game=game)
         body = {
             "club": club.pk,
@@ -1362,7 +1379,7 @@ class PlayerRatingsApi(APIView):
 
     @extend_schema(responses=PlayerRatingsOutputSerializer)
     def get(self, request: Request, player_id: int) -> Response:
-        player = selectors.player_get(player_id=player_id)
+        player = club_selectors.player_get(player_id=player_id)
         histories = player_rating_histories(player=player)
         body = {
             "player": player.pk,
@@ -1439,7 +1456,7 @@ class SeasonListCreateApi(ListAPIView[Season]):
     @extend_schema(request=InputSerializer, responses={201: SeasonOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request)
-        club = selectors.club_get_by_id(club_id=data.pop("club"))
+        club = club_selectors.club_get_by_id(club_id=data.pop("club"))
         season = season_services.season_create(user=request.user, club=club, **data)
         return Response(SeasonOutputSerializer(season).data, status=status.HTTP_201_CREATED)
 
@@ -1662,7 +1679,7 @@ class LadderListCreateApi(ListAPIView[Ladder]):
     @extend_schema(request=InputSerializer, responses={201: LadderOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request)
-        club = selectors.club_get_by_id(club_id=data.pop("club"))
+        club = club_selectors.club_get_by_id(club_id=data.pop("club"))
         ladder = ladder_services.ladder_create(user=request.user, club=club, **_ladder_fields(data))
         return Response(LadderOutputSerializer(ladder).data, status=status.HTTP_201_CREATED)
 

@@ -22,13 +22,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from snapleague.api_errors import error_body
 from snapleague.errors import ApplicationError
-from tournaments import selectors, services
 from tournaments.access import user_is_organiser
 from tournaments.clubs import player_import
 from tournaments.clubs import selectors as people_selectors
+from tournaments.clubs import services as club_services
 from tournaments.competitions import record_offline, screen, stages, table_sheets
+from tournaments.competitions import services as competition_services
 from tournaments.competitions.results import services as result_services
 from tournaments.competitions.results.selectors import result_target_get
+from tournaments.competitions.selectors import players as player_selectors
+from tournaments.competitions.selectors import series as series_selectors
+from tournaments.competitions.selectors import stages as stage_selectors
+from tournaments.competitions.selectors import standings as standings_selectors
+from tournaments.competitions.selectors import tournaments as tournament_selectors
 from tournaments.forms import (
     ClubCreateForm,
     ForfeitForm,
@@ -92,7 +98,7 @@ def _apply_service_error(form: Any, exc: ApplicationError) -> None:
 
 @require_GET
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    page = selectors.club_page_get(user=request.user, slug=slug)
+    page = tournament_selectors.club_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm() if page.is_organiser else None
     return render(request, "tournaments/club.html", {"page": page, "form": form})
 
@@ -106,7 +112,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
         status = 400
         if form.is_valid():
             try:
-                club = services.club_create(user=request.user, name=form.cleaned_data["name"])
+                club = club_services.club_create(user=request.user, name=form.cleaned_data["name"])
             except ApplicationError as exc:
                 _apply_service_error(form, exc)
                 status = exc.status
@@ -121,8 +127,8 @@ def club_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def club_invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
-    page = selectors.club_page_get(user=request.user, slug=slug)
-    invitation, token = services.organiser_invitation_create(user=request.user, club=page.club)
+    page = tournament_selectors.club_page_get(user=request.user, slug=slug)
+    invitation, token = club_services.organiser_invitation_create(user=request.user, club=page.club)
     context = {
         "page": page,
         "form": TournamentCreateForm(),
@@ -137,7 +143,7 @@ def club_invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
 def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Import players from CSV: upload (or paste), preview each row's verdict, then import the
     rows that are fine (docs/web.md, "Importing players")."""
-    page = selectors.club_manage_page_get(user=request.user, slug=slug)
+    page = tournament_selectors.club_manage_page_get(user=request.user, slug=slug)
     context: dict[str, Any] = {"page": page, "error": "", "text": ""}
     if request.method == "GET":
         return render(request, "tournaments/players_import.html", context)
@@ -175,17 +181,17 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     """The page an invitation link opens: who invites to what, and a button to accept (a GET
     changes nothing). Bad, expired and used links get the error page with what to do."""
     if request.method == "POST":
-        club = services.organiser_invitation_accept(user=request.user, token=token)
+        club = club_services.organiser_invitation_accept(user=request.user, token=token)
         messages.success(request, _("You now organise %(club)s.") % {"club": club.name})
         return redirect("tournaments:club", slug=club.slug)
-    invitation = services.organiser_invitation_get(token=token)
+    invitation = club_services.organiser_invitation_get(token=token)
     context = {"invitation": invitation, "already": user_is_organiser(request.user, invitation.club)}
     return render(request, "tournaments/invitation.html", context)
 
 
 @require_GET
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    page = tournament_selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
     forms = {}
     if page.roles.organiser:
         forms = {
@@ -200,19 +206,19 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @require_GET
 def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
-    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    page = series_selectors.series_page_get(user=request.user, series_id=series_id)
     return render(request, "tournaments/series.html", {"page": page, "poll": LIVE_POLL_SECONDS})
 
 
 @require_GET
 def series_fragment(request: HttpRequest, series_id: int) -> HttpResponse:
-    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    page = series_selectors.series_page_get(user=request.user, series_id=series_id)
     return render(request, "tournaments/_series_games.html", {"page": page, "poll": LIVE_POLL_SECONDS})
 
 
 @require_GET
 def series_version(request: HttpRequest, series_id: int) -> JsonResponse:
-    version = selectors.series_version_get(user=request.user, series_id=series_id)
+    version = series_selectors.series_version_get(user=request.user, series_id=series_id)
     return _changed(request, str(version), "series-changed")
 
 
@@ -231,14 +237,14 @@ def _stage_page(request: HttpRequest, page: Any, *, status: int = 200, **forms: 
 
 @require_GET
 def stage_detail(request: HttpRequest, stage_id: int) -> HttpResponse:
-    return _stage_page(request, selectors.stage_page_get(user=request.user, stage_id=stage_id))
+    return _stage_page(request, stage_selectors.stage_page_get(user=request.user, stage_id=stage_id))
 
 
 @require_GET
 def stage_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
     from tournaments.competitions.bracket_page import stage_drawing
 
-    page = selectors.stage_page_get(user=request.user, stage_id=stage_id)
+    page = stage_selectors.stage_page_get(user=request.user, stage_id=stage_id)
     return render(
         request,
         "tournaments/_stage_body.html",
@@ -248,7 +254,7 @@ def stage_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
 
 @require_GET
 def stage_round(request: HttpRequest, stage_id: int, number: int) -> HttpResponse:
-    page, line = selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
+    page, line = stage_selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
     return render(request, "tournaments/round.html", {"page": page, "line": line})
 
 
@@ -256,7 +262,7 @@ def stage_round(request: HttpRequest, stage_id: int, number: int) -> HttpRespons
 def stage_round_sheets(request: HttpRequest, stage_id: int, number: int) -> HttpResponse:
     """The round's table sheets to print (A4 or Letter: ``?paper=letter``), each with a QR code of
     its series' result form."""
-    page, line = selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
+    page, line = stage_selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
     paper = request.GET.get("paper", "a4")
     if paper not in table_sheets.PAPERS:
         paper = "a4"
@@ -272,7 +278,7 @@ def stage_round_sheets(request: HttpRequest, stage_id: int, number: int) -> Http
 
 @require_GET
 def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
-    page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+    page = standings_selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
     return render(request, "tournaments/standings.html", {"page": page, "poll": LIVE_POLL_SECONDS})
 
 
@@ -298,13 +304,13 @@ def tournament_results_csv(request: HttpRequest, tournament_id: int) -> HttpResp
 
 @require_GET
 def stage_standings_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
-    page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+    page = standings_selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
     return render(request, "tournaments/_standings_table.html", {"page": page, "poll": LIVE_POLL_SECONDS})
 
 
 @require_GET
 def stage_version(request: HttpRequest, stage_id: int) -> JsonResponse:
-    version = selectors.stage_version_get(user=request.user, stage_id=stage_id)
+    version = standings_selectors.stage_version_get(user=request.user, stage_id=stage_id)
     return _changed(request, version, "standings-changed")
 
 
@@ -338,7 +344,7 @@ def tournament_screen_fragment(request: HttpRequest, tournament_id: int) -> Http
 @login_required
 @require_GET
 def tournament_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    page = selectors.tournament_audit_get(user=request.user, tournament_id=tournament_id)
+    page = tournament_selectors.tournament_audit_get(user=request.user, tournament_id=tournament_id)
     return render(request, "tournaments/audit.html", {"page": page})
 
 
@@ -349,7 +355,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
 
 def player_context(request: HttpRequest, player_id: int) -> dict[str, Any]:
     """The player page's context (also behind its organiser forms: the claim link is shown on it)."""
-    page = selectors.player_page_get(user=request.user, player_id=player_id)
+    page = player_selectors.player_page_get(user=request.user, player_id=player_id)
     return {
         "page": page,
         "next_table": session_selectors.next_table_get(user=request.user, players=[page.player]),
@@ -365,7 +371,7 @@ def player_context(request: HttpRequest, player_id: int) -> dict[str, Any]:
 
 @require_GET
 def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
-    club = selectors.club_get(slug=slug)
+    club = people_selectors.club_get(slug=slug)
     return render(request, "tournaments/club_ratings.html", {"page": club_ratings_get(club=club)})
 
 
@@ -375,11 +381,11 @@ def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
-    page = selectors.club_manage_page_get(user=request.user, slug=slug)
+    page = tournament_selectors.club_manage_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm(request.POST)
     if form.is_valid():
         try:
-            tournament = services.tournament_create(
+            tournament = competition_services.tournament_create(
                 user=request.user, club=page.club, **form.service_kwargs()
             )
         except ApplicationError as exc:
@@ -391,7 +397,7 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: Any) -> HttpResponse:
-    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    page = tournament_selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
     context = {
         "page": page,
         "players_form": PlayersAddForm(addable=page.addable_players),
@@ -407,12 +413,12 @@ def _tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: A
 @login_required
 @require_POST
 def tournament_players_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
-    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    tournament_selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+    page = tournament_selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
     form = PlayersAddForm(request.POST, addable=page.addable_players)
     if form.is_valid():
         try:
-            entries = services.tournament_players_enter(
+            entries = competition_services.tournament_players_enter(
                 user=request.user, tournament=page.tournament, **form.service_kwargs()
             )
         except ApplicationError as exc:
@@ -428,11 +434,11 @@ def tournament_players_add(request: HttpRequest, tournament_id: int) -> HttpResp
 @login_required
 @require_POST
 def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+    tournament = tournament_selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
     form = RefereeAddForm(request.POST)
     if form.is_valid():
         try:
-            referee = services.tournament_referee_add(
+            referee = competition_services.tournament_referee_add(
                 user=request.user, tournament=tournament, username=form.cleaned_data["username"]
             )
         except ApplicationError as exc:
@@ -446,11 +452,11 @@ def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResp
 @login_required
 @require_POST
 def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+    tournament = tournament_selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
     form = StageCreateForm(request.POST, game=tournament.game, tournament=tournament)
     if form.is_valid():
         try:
-            services.stage_create(user=request.user, tournament=tournament, **form.service_kwargs(tournament))
+            stages.stage_create(user=request.user, tournament=tournament, **form.service_kwargs(tournament))
         except ApplicationError as exc:
             _apply_service_error(form, exc)
         else:
@@ -463,7 +469,7 @@ def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
     """Publish the round(s) due (the first round after its preview; in review mode, the next)."""
-    stage = selectors.stage_get(user=request.user, stage_id=stage_id)
+    stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)
     try:
         rounds = stages.stage_round_publish(user=request.user, stage_id=stage.pk)
     except ApplicationError as exc:
@@ -483,7 +489,7 @@ def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
 def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
     # A draft's stage is not found by someone who may not see the draft (the service only checks
     # who may manage it, which would tell them it exists).
-    stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)
+    stage = stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)
     preview = stages.stage_preview(user=request.user, stage_id=stage.pk)
     return render(
         request,
@@ -496,14 +502,14 @@ def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
 def stage_draw(request: HttpRequest, stage_id: int) -> HttpResponse:
     """ "Verify this draw": the commitment, the seed once round 1 is published, the draw's input and
     the order recomputed from them (docs/formats.md "Checking a random draw")."""
-    stage = selectors.stage_get(user=request.user, stage_id=stage_id)
+    stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)
     return render(request, "tournaments/stage_draw.html", {"check": stages.stage_draw_check(stage)})
 
 
 @login_required
 @require_POST
 def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
-    selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # 404 for a draft not seen
+    stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # 404 for a draft not seen
     online = request.POST.get("online") == "1"
     try:
         stages.stage_online_set(user=request.user, stage_id=stage_id, online=online)
@@ -522,7 +528,7 @@ def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stage_withdraw(request: HttpRequest, stage_id: int) -> HttpResponse:
-    page = selectors.stage_manage_page_get(user=request.user, stage_id=stage_id)
+    page = stage_selectors.stage_manage_page_get(user=request.user, stage_id=stage_id)
     form = WithdrawForm(request.POST, players=page.players)
     if form.is_valid():
         try:
@@ -546,7 +552,7 @@ def stage_withdraw(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def series_forfeit(request: HttpRequest, series_id: int) -> HttpResponse:
-    page = selectors.series_manage_page_get(user=request.user, series_id=series_id)
+    page = series_selectors.series_manage_page_get(user=request.user, series_id=series_id)
     players = [seat.player for seat in page.series.seats.select_related("player")]
     form = ForfeitForm(request.POST, players=players)
     if form.is_valid():
@@ -600,7 +606,7 @@ def _wants_json(request: HttpRequest) -> bool:
 
 def _held_summary(request: HttpRequest, series_id: int, game_number: int) -> tuple[str, str]:
     """What the server holds for game ``game_number`` now, and who recorded it ("", "" if nothing)."""
-    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    page = series_selectors.series_page_get(user=request.user, series_id=series_id)
     line = next((g for g in page.games if g.game.number == game_number), None)
     if line is None or line.current is None:
         return "", ""
@@ -689,7 +695,7 @@ def _record(request: HttpRequest, page: Any, form: ResultForm, line: Any = None)
 @login_required
 @require_http_methods(["GET", "POST"])
 def result_record(request: HttpRequest, series_id: int) -> HttpResponse:
-    page = selectors.series_record_page_get(user=request.user, series_id=series_id)
+    page = series_selectors.series_record_page_get(user=request.user, series_id=series_id)
     target = result_target_get(user=request.user, series_id=series_id, game_number=page.next_game)
     form = ResultForm(
         request.POST if request.method == "POST" else None,
@@ -718,7 +724,7 @@ def record_service_worker(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def result_correct(request: HttpRequest, series_id: int, game_number: int) -> HttpResponse:
-    page, line = selectors.game_correction_get(
+    page, line = series_selectors.game_correction_get(
         user=request.user, series_id=series_id, game_number=game_number
     )
     # Who plays the game, what the form starts from and which version it corrects (for a void game:
@@ -771,7 +777,7 @@ def _season_form_post(request: HttpRequest, form: SeasonForm, save: Any) -> tupl
 @login_required
 @require_http_methods(["GET", "POST"])
 def season_create(request: HttpRequest, slug: str) -> HttpResponse:
-    page = selectors.club_manage_page_get(user=request.user, slug=slug)
+    page = tournament_selectors.club_manage_page_get(user=request.user, slug=slug)
     status = 200
     if request.method == "POST":
         form = SeasonForm(request.POST)
@@ -909,7 +915,7 @@ def _ladder_form_page(request: HttpRequest, club: Any, ladder: Any, save: Any) -
 @login_required
 @require_http_methods(["GET", "POST"])
 def ladder_create(request: HttpRequest, slug: str) -> HttpResponse:
-    page = selectors.club_manage_page_get(user=request.user, slug=slug)
+    page = tournament_selectors.club_manage_page_get(user=request.user, slug=slug)
     return _ladder_form_page(
         request,
         page.club,

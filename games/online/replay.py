@@ -127,7 +127,7 @@ def finished_game_get(*, user: Any, game_id: int) -> OnlineGame:
     """Game ``game_id`` once it is finished, for whoever may see its replay (the replay and its
     analysis). Raises NotFound (no such game, a series ``user`` may not see) or Conflict (not
     finished: every view of it would show what the players may not know yet)."""
-    from tournaments.selectors import series_visible
+    from tournaments.competitions.selectors.tournaments import series_visible
 
     game = OnlineGame.objects.prefetch_related("seats__user").filter(pk=game_id).first()
     if game is None or (
@@ -144,7 +144,7 @@ def finished_game_get(*, user: Any, game_id: int) -> OnlineGame:
 def hand_visible(*, user: Any, game: OnlineGame) -> bool:
     """Who may see a hand entered card by card: one of a tournament game, whoever may see that
     game's series; one entered for oneself, its author and the users seated in it (private)."""
-    from tournaments.selectors import games_visible
+    from tournaments.competitions.selectors.tournaments import games_visible
 
     if game.table_game_id is not None:
         return games_visible(user=user).filter(pk=game.table_game_id).exists()

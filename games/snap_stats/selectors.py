@@ -43,7 +43,7 @@ def game_stats_get(*, game: OnlineGame) -> GameStats:
 def _visible_games(user: Any) -> QuerySet[OnlineGame]:
     """Finished Snap games ``user`` may see: casual ones (anyone sees their tables and replays) and
     those of tournament series ``user`` may see (as the replays, games/online/replay.py)."""
-    from tournaments.selectors import series_visible
+    from tournaments.competitions.selectors.tournaments import series_visible
 
     return OnlineGame.objects.filter(
         kind=GameKind.SNAP, status=OnlineGame.Status.FINISHED, source=OnlineGame.Source.ONLINE

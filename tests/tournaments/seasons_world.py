@@ -12,8 +12,8 @@ from django.utils import timezone
 from snapleague.users import Account
 from tests.conftest import play_open_series
 from tournaments.competitions import stages
+from tournaments.competitions.services import tournament_create, tournament_players_add
 from tournaments.models import GameKind, Player, Series, Stage, Tournament
-from tournaments.services import tournament_create, tournament_players_add
 
 
 def on_commit() -> object:

@@ -16,10 +16,10 @@ from snapleague.users import Account
 from tests.conftest import play_open_series
 from tests.tournaments.seasons_world import on_commit
 from tournaments.competitions import stages
+from tournaments.competitions.services import tournament_create, tournament_players_add
 from tournaments.models import Club, GameKind, Player, Series, Stage, StandingRow
 from tournaments.rankings.seasons.selectors import season_page_get
 from tournaments.rankings.seasons.services import season_create
-from tournaments.services import tournament_create, tournament_players_add
 
 pytestmark = pytest.mark.django_db
 

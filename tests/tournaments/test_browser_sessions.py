@@ -28,9 +28,13 @@ from tests.tournaments.test_browser import (  # noqa: F401
     signed_in_page,
 )
 from tournaments.competitions import stages
+from tournaments.competitions.services import (
+    tournament_create,
+    tournament_players_add,
+    tournament_referee_add,
+)
 from tournaments.models import Forfeit, GameKind, Player, Round, Series, Session
 from tournaments.nights import services as session_services
-from tournaments.services import tournament_create, tournament_players_add, tournament_referee_add
 
 pytestmark = BROWSER_TEST
 

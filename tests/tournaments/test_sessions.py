@@ -17,6 +17,7 @@ from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tournaments.competitions import stages
+from tournaments.competitions.services import tournament_players_add
 from tournaments.models import (
     AuditEntry,
     CheckIn,
@@ -29,7 +30,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.nights import planning, selectors, services
-from tournaments.services import tournament_players_add
 
 # --- Pure planning ------------------------------------------------------------------------------
 

@@ -52,6 +52,7 @@ from tournaments.competitions.series import (
     series_start,
     series_status,
 )
+from tournaments.competitions.stages import stage_create
 from tournaments.competitions.standings import (
     SeriesRecord,
     StandingsErrorCode,
@@ -59,7 +60,6 @@ from tournaments.competitions.standings import (
     table_standings,
 )
 from tournaments.models import Entry, Game, GameKind, GameResult, Player, Series, Stage, StageFormat
-from tournaments.services import stage_create
 
 
 def tournament_error_codes() -> list[TournamentErrorCode]:

@@ -22,8 +22,8 @@ from snapleague.errors import ApplicationError
 from tournaments.access import require_organiser
 from tournaments.api import PlayerOutputSerializer, _refusals, validated_input
 from tournaments.clubs import player_import, services
+from tournaments.clubs.selectors import club_get_by_id
 from tournaments.models import Player
-from tournaments.selectors import club_get_by_id
 
 
 class PlayerLinkOutputSerializer(serializers.ModelSerializer[Player]):

@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments.clubs import selectors, services
+from tournaments.clubs import person_page as person_page_selectors
+from tournaments.clubs import services
 from tournaments.competitions.table_sheets import qr_svg
 from tournaments.views import player_context
 
@@ -21,7 +22,9 @@ from tournaments.views import player_context
 @login_required
 @require_GET
 def person_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/person.html", {"page": selectors.person_page_get(user=request.user)})
+    return render(
+        request, "tournaments/person.html", {"page": person_page_selectors.person_page_get(user=request.user)}
+    )
 
 
 @login_required

@@ -59,6 +59,7 @@ from tournaments.competitions.formats.registry import format_for
 from tournaments.competitions.formats.round_robin import seeded_order
 from tournaments.competitions.messages import tournament_error_message
 from tournaments.competitions.problems import TournamentInputError
+from tournaments.competitions.selectors.tournaments import series_by_id, stage_by_id
 from tournaments.competitions.series import seed_commitment
 from tournaments.integrations.webhooks.events import (
     round_published_data,
@@ -82,7 +83,6 @@ from tournaments.models import (
     Withdrawal,
 )
 from tournaments.rankings.ratings.selectors import seeding_by_rating
-from tournaments.selectors import series_by_id, stage_by_id
 
 logger = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import selectors as tournament_selectors
 from tournaments.api import MAX_ID, _refusals, validated_input
+from tournaments.competitions.selectors import tournaments as tournament_selectors_module
 from tournaments.integrations import calendar
 from tournaments.models import CheckIn, Round, Session, Station
 from tournaments.nights import selectors, services
@@ -106,7 +106,9 @@ class TournamentSessionsApi(APIView):
         responses={200: SessionOutputSerializer(many=True), **_refusals(s404="tournament_not_found")}
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+        tournament = tournament_selectors_module.tournament_get(
+            user=request.user, tournament_id=tournament_id
+        )
         sessions = selectors.tournament_sessions_list(tournament=tournament)
         return Response(SessionOutputSerializer(sessions, many=True).data)
 
@@ -122,7 +124,7 @@ class TournamentSessionsApi(APIView):
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_selectors.tournament_manage_get(
+        tournament = tournament_selectors_module.tournament_manage_get(
             user=request.user, tournament_id=tournament_id
         )
         data = validated_input(self.InputSerializer, request)

@@ -22,6 +22,7 @@ from snapleague.users import AnyUser, signed_in
 from tournaments.access import require_organiser, user_can_record
 from tournaments.audit import audit
 from tournaments.competitions import stages
+from tournaments.competitions.selectors.tournaments import series_by_id, stage_by_id
 from tournaments.models import (
     AuditEntry,
     CheckIn,
@@ -36,7 +37,6 @@ from tournaments.models import (
 )
 from tournaments.nights import planning
 from tournaments.nights.selectors import session_by_id, session_stations
-from tournaments.selectors import series_by_id, stage_by_id
 
 NAME_MAX = 120
 VENUE_MAX = 200

@@ -197,6 +197,6 @@ def test_a_series_game_is_replayed_only_for_who_sees_the_series(
     def nothing_visible(*, user: Any) -> Any:
         return Series.objects.none()
 
-    monkeypatch.setattr("tournaments.selectors.series_visible", nothing_visible)
+    monkeypatch.setattr("tournaments.competitions.selectors.tournaments.series_visible", nothing_visible)
     with pytest.raises(NotFound):
         replay_get(user=player_user, game_id=game.pk, viewer=None)

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api import _refusals, validated_input
+from tournaments.clubs.selectors import club_get_by_id
 from tournaments.integrations.webhooks import selectors, services
 from tournaments.integrations.webhooks.models import (
     SUBSCRIBABLE_EVENTS,
@@ -21,7 +22,6 @@ from tournaments.integrations.webhooks.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
-from tournaments.selectors import club_get_by_id
 
 
 class WebhookEndpointOutputSerializer(serializers.ModelSerializer[WebhookEndpoint]):
