@@ -31,7 +31,7 @@ from tournaments.competitions.selectors import stages as stage_selectors
 from tournaments.competitions.selectors import standings as standings_selectors
 from tournaments.competitions.selectors import tournaments as tournament_selectors
 from tournaments.competitions.selectors.tournaments import series_visible, stage_get
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.standings.chain import Tiebreak
 from tournaments.integrations import exports
 from tournaments.models import (
     BracketSlot,

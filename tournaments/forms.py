@@ -24,7 +24,7 @@ from tournaments.competitions.problems import TournamentInputError
 from tournaments.competitions.results.payload import ResultInvalid
 from tournaments.competitions.results.selectors import ResultTarget
 from tournaments.competitions.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.standings.chain import Tiebreak
 from tournaments.models import (
     GAME_KIND_CHOICES,
     GameKind,

@@ -130,7 +130,7 @@ class Stage(models.Model):
     # round 1 is published; its SHA-256 (``seed_commitment``) is published from creation
     # (docs/formats.md "Checking a random draw").
     seed = models.CharField(max_length=64)
-    # SHA-256 hex of ``seed`` (tournaments.competitions.series.seed_commitment); empty for a stage created before
+    # SHA-256 hex of ``seed`` (tournaments.competitions.series.fold.seed_commitment); empty for a stage created before
     # draws could be verified (migration 0019): its draw predates verification.
     seed_commitment = models.CharField(max_length=64, blank=True, default="")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETUP)

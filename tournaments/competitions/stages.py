@@ -60,7 +60,7 @@ from tournaments.competitions.formats.round_robin import seeded_order
 from tournaments.competitions.messages import tournament_error_message
 from tournaments.competitions.problems import TournamentInputError
 from tournaments.competitions.selectors.tournaments import series_by_id, stage_by_id
-from tournaments.competitions.series import seed_commitment
+from tournaments.competitions.series.fold import seed_commitment
 from tournaments.integrations.webhooks.events import (
     round_published_data,
     tournament_finished_data,

@@ -46,14 +46,14 @@ from typing import Protocol, runtime_checkable
 from games.engine.protocol import GameKind
 from tournaments.competitions.formats.round_robin import PlayerId, seeded_order
 from tournaments.competitions.problems import TournamentErrorCode, TournamentInputError
-from tournaments.competitions.standings import (
+from tournaments.competitions.standings.chain import (
     STAGE_TIEBREAKS,
     ByeScore,
     SeriesRecord,
     Standings,
     Tiebreak,
-    stage_standings,
 )
+from tournaments.competitions.standings.stage import stage_standings
 
 # A stage's standings: (group, standings) pairs; group 0 is the whole stage, a Snap round robin ranks
 # each table (its number) on its own.
@@ -288,7 +288,7 @@ class StageWideStandings:
     """One table of the whole stage by the catalogue's tiebreaks (every format but round robin),
     and the options of the format's ``SPECS``. A format with ``finish_first`` (single and double
     elimination, groups → playoff) ranks by its bracket first: the finish
-    (:data:`~tournaments.competitions.standings.Tiebreak.FINISH`) leads the chain, whatever the organiser lists,
+    (:data:`~tournaments.competitions.standings.chain.Tiebreak.FINISH`) leads the chain, whatever the organiser lists,
     so their tiebreaks only order players who went out in the same round."""
 
     SPECS: dict[str, OptionSpec]

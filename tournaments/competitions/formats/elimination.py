@@ -29,7 +29,7 @@ from tournaments.competitions.formats.bracket import (
     single_elimination,
     tables_elimination,
 )
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.standings.chain import Tiebreak
 
 
 def check_table_options(checked: Mapping[str, object], game: GameKind) -> None:

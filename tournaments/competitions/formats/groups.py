@@ -72,8 +72,9 @@ from tournaments.competitions.formats.seeding import (
     snake,
 )
 from tournaments.competitions.formats.swiss import BYE_POINTS, most_rounds, swiss_round
-from tournaments.competitions.series import BEST_OF_3
-from tournaments.competitions.standings import ByeScore, SeriesRecord, Standings, Tiebreak, stage_standings
+from tournaments.competitions.series.values import BEST_OF_3
+from tournaments.competitions.standings.chain import ByeScore, SeriesRecord, Standings, Tiebreak
+from tournaments.competitions.standings.stage import stage_standings
 
 GROUP_TIEBREAKS = (
     Tiebreak.SERIES_WON,

@@ -44,7 +44,7 @@ from tournaments.competitions.formats.base import (
 from tournaments.competitions.formats.bracket import BracketFormat, BracketProgress
 from tournaments.competitions.formats.round_robin import PlayerId
 from tournaments.competitions.formats.seeding import snake
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.standings.chain import Tiebreak
 
 
 class Heats(BracketFormat):

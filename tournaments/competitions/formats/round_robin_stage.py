@@ -35,16 +35,16 @@ from tournaments.competitions.formats.base import (
     undecided,
 )
 from tournaments.competitions.formats.round_robin import PlayerId, round_robin_schedule, snap_tables
-from tournaments.competitions.standings import (
+from tournaments.competitions.standings.chain import (
     TABLE_TIEBREAKS,
     TWO_SEAT_TIEBREAKS,
     ByeScore,
     SeriesRecord,
     Tiebreak,
     default_chain,
-    round_robin_standings,
-    table_standings,
 )
+from tournaments.competitions.standings.stage import round_robin_standings
+from tournaments.competitions.standings.tables import table_standings
 
 OPTIONS: dict[GameKind, dict[str, OptionSpec]] = {
     GameKind.SNAP: {"table_size": Whole(4, 2, 6), "seeding": SEEDING},

@@ -62,7 +62,7 @@ from tournaments.competitions.formats.base import (
     require_entrants,
 )
 from tournaments.competitions.formats.round_robin import PlayerId
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.standings.chain import Tiebreak
 
 BLOCK = 64  # the largest pool matched at once
 ODD_POOL_TRIES = 3  # floaters tried in turn before an odd pool is weighed whole

@@ -41,7 +41,7 @@ from tournaments.competitions.formats.base import (
 )
 from tournaments.competitions.formats.round_robin import PlayerId
 from tournaments.competitions.formats.seeding import sizes_within_one
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.standings.chain import Tiebreak
 
 
 def seat_tables(

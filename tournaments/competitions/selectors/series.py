@@ -20,7 +20,7 @@ from tournaments.competitions.selectors.tournaments import (
     roles_get,
     series_get,
 )
-from tournaments.competitions.series import Due
+from tournaments.competitions.series.values import Due
 from tournaments.models import (
     Game,
     GameKind,
