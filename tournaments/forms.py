@@ -18,7 +18,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.sixtysix import PROFILES as SIXTY_SIX_PROFILES
 from snapleague.errors import ApplicationError
-from tournaments.competitions.formats.base import FormatKey, OptionSpec, Whole, YesNo
+from tournaments.competitions.formats.base import FormatKey
+from tournaments.competitions.formats.options import OptionSpec, Whole, YesNo
 from tournaments.competitions.formats.registry import FORMATS
 from tournaments.competitions.problems import TournamentInputError
 from tournaments.competitions.results.payload import ResultInvalid

@@ -10,7 +10,7 @@ import pytest
 
 from snapleague.errors import ApplicationError, Conflict
 from tests.conftest import play_open_series, record_result, snapszer_win
-from tournaments.competitions.formats.base import rounds_from_json
+from tournaments.competitions.formats.stored import rounds_from_json
 from tournaments.competitions.services import stage_standings_recompute
 from tournaments.competitions.stages import (
     series_forfeit,

@@ -217,7 +217,7 @@ class Round(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     # Two-seat round robin with an odd count: the player who sits out (scored per the stage's bye rule).
     bye = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    # The round as its format planned it (formats.base.rounds_to_json of this one round): published
+    # The round as its format planned it (formats.stored.rounds_to_json of this one round): published
     # pairings never change, and the stage state is read back from it.
     plan = models.JSONField(default=dict, blank=True)
     # The decided series the round was generated from (key -> placings): a correction that changes

@@ -50,13 +50,11 @@ from tournaments.competitions.formats.base import (
     Seeding,
     SeriesResult,
     StageState,
-    effective_placings,
-    rounds_from_json,
-    rounds_to_json,
-    stage_entrants,
 )
 from tournaments.competitions.formats.registry import format_for
 from tournaments.competitions.formats.round_robin import seeded_order
+from tournaments.competitions.formats.state import effective_placings, stage_entrants
+from tournaments.competitions.formats.stored import rounds_from_json, rounds_to_json
 from tournaments.competitions.messages import tournament_error_message
 from tournaments.competitions.problems import TournamentInputError
 from tournaments.competitions.selectors.tournaments import series_by_id, stage_by_id

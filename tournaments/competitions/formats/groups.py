@@ -35,26 +35,13 @@ from dataclasses import dataclass
 
 from games.engine.protocol import GameKind
 from tournaments.competitions.formats.base import (
-    BYE,
-    SEEDING,
-    Choice,
     FormatError,
     FormatErrorCode,
     FormatKey,
-    OptionSpec,
     Phase,
     PlannedRound,
     PlannedSeries,
     StageState,
-    Whole,
-    YesNo,
-    checked_options,
-    checked_results,
-    default_swiss_rounds,
-    effective_placings,
-    require_entrants,
-    stage_entrants,
-    undecided,
 )
 from tournaments.competitions.formats.bracket import (
     BracketFormat,
@@ -63,6 +50,17 @@ from tournaments.competitions.formats.bracket import (
     double_elimination,
     single_elimination,
 )
+from tournaments.competitions.formats.options import (
+    BYE,
+    SEEDING,
+    Choice,
+    OptionSpec,
+    Whole,
+    YesNo,
+    checked_options,
+    require_entrants,
+)
+from tournaments.competitions.formats.round_by_round import default_swiss_rounds
 from tournaments.competitions.formats.round_robin import PlayerId, round_robin_schedule
 from tournaments.competitions.formats.seeding import (
     bracket_order,
@@ -70,6 +68,12 @@ from tournaments.competitions.formats.seeding import (
     meeting_round,
     sizes_within_one,
     snake,
+)
+from tournaments.competitions.formats.state import (
+    checked_results,
+    effective_placings,
+    stage_entrants,
+    undecided,
 )
 from tournaments.competitions.formats.swiss import BYE_POINTS, most_rounds, swiss_round
 from tournaments.competitions.series.values import BEST_OF_3
