@@ -22,7 +22,6 @@ from snapleague.errors import ApplicationError
 from tournaments.clubs import selectors as club_selectors
 from tournaments.clubs import services as club_services
 from tournaments.competitions import services as competition_services
-from tournaments.competitions import stages
 from tournaments.competitions.results.payload import SNAP_ENDINGS, ResultInvalid, result_payload
 from tournaments.competitions.results.selectors import ResultTarget, result_target_get
 from tournaments.competitions.results.services import UserSource, result_record
@@ -31,6 +30,9 @@ from tournaments.competitions.selectors import stages as stage_selectors
 from tournaments.competitions.selectors import standings as standings_selectors
 from tournaments.competitions.selectors import tournaments as tournament_selectors
 from tournaments.competitions.selectors.tournaments import series_visible, stage_get
+from tournaments.competitions.stages import create as stages_create
+from tournaments.competitions.stages import publish as stages_publish
+from tournaments.competitions.stages import withdrawals as stages_withdrawals
 from tournaments.competitions.standings.chain import Tiebreak
 from tournaments.integrations import exports
 from tournaments.models import (
@@ -845,7 +847,7 @@ class StageListCreateApi(ListAPIView[Stage]):
         tournament = tournament_selectors.tournament_get(
             user=request.user, tournament_id=data.pop("tournament")
         )
-        stage = stages.stage_create(user=request.user, tournament=tournament, **data)
+        stage = stages_create.stage_create(user=request.user, tournament=tournament, **data)
         return Response(StageOutputSerializer(stage).data, status=status.HTTP_201_CREATED)
 
 
@@ -876,12 +878,12 @@ class StagePreviewOutputSerializer(serializers.Serializer[Any]):
         help_text="Why nothing can be paired now (translated); empty when rows are given."
     )
 
-    def get_rounds(self, preview: stages.Preview) -> list[int]:
+    def get_rounds(self, preview: stages_publish.Preview) -> list[int]:
         return [r.number for r in preview.rounds]
 
     @extend_schema_field(PreviewRowOutputSerializer(many=True))
-    def get_rows(self, preview: stages.Preview) -> list[dict[str, Any]]:
-        return list(PreviewRowOutputSerializer(stages.preview_rows(preview), many=True).data)
+    def get_rows(self, preview: stages_publish.Preview) -> list[dict[str, Any]]:
+        return list(PreviewRowOutputSerializer(stages_publish.preview_rows(preview), many=True).data)
 
 
 class StagePreviewApi(APIView):
@@ -896,7 +898,7 @@ class StagePreviewApi(APIView):
     )
     def get(self, request: Request, stage_id: int) -> Response:
         stage = stage_get(user=request.user, stage_id=stage_id)
-        preview = stages.stage_preview(user=request.user, stage_id=stage.pk)
+        preview = stages_publish.stage_preview(user=request.user, stage_id=stage.pk)
         return Response(StagePreviewOutputSerializer(preview).data)
 
 
@@ -949,7 +951,9 @@ class StageRoundsPublishApi(APIView):
     def post(self, request: Request, stage_id: int) -> Response:
         stage = stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
         data = validated_input(self.InputSerializer, request)
-        rounds = stages.stage_round_publish(user=request.user, stage_id=stage.pk, round_number=data["round"])
+        rounds = stages_publish.stage_round_publish(
+            user=request.user, stage_id=stage.pk, round_number=data["round"]
+        )
         published = (
             Round.objects.filter(pk__in=[r.pk for r in rounds])
             .prefetch_related(
@@ -1030,7 +1034,7 @@ class StageWithdrawalsApi(APIView):
     def post(self, request: Request, stage_id: int) -> Response:
         stage = stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
         data = validated_input(self.InputSerializer, request)
-        withdrawal = stages.stage_withdraw(
+        withdrawal = stages_withdrawals.stage_withdraw(
             user=request.user,
             stage_id=stage.pk,
             player_id=data["player"],
@@ -1073,7 +1077,7 @@ class SeriesForfeitApi(APIView):
             user=request.user, series_id=series_id
         )  # before the body
         data = validated_input(self.InputSerializer, request)
-        stages.series_forfeit(
+        stages_withdrawals.series_forfeit(
             user=request.user,
             series_id=series.pk,
             player_ids=data["players"],

@@ -26,7 +26,7 @@ from tournaments.access import user_is_organiser
 from tournaments.clubs import player_import
 from tournaments.clubs import selectors as people_selectors
 from tournaments.clubs import services as club_services
-from tournaments.competitions import record_offline, screen, stages, table_sheets
+from tournaments.competitions import record_offline, screen, table_sheets
 from tournaments.competitions import services as competition_services
 from tournaments.competitions.results import services as result_services
 from tournaments.competitions.results.selectors import result_target_get
@@ -35,6 +35,10 @@ from tournaments.competitions.selectors import series as series_selectors
 from tournaments.competitions.selectors import stages as stage_selectors
 from tournaments.competitions.selectors import standings as standings_selectors
 from tournaments.competitions.selectors import tournaments as tournament_selectors
+from tournaments.competitions.stages import create as stages_create
+from tournaments.competitions.stages import publish as stages_publish
+from tournaments.competitions.stages import state as stages_state
+from tournaments.competitions.stages import withdrawals as stages_withdrawals
 from tournaments.forms import (
     ClubCreateForm,
     ForfeitForm,
@@ -456,7 +460,9 @@ def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
     form = StageCreateForm(request.POST, game=tournament.game, tournament=tournament)
     if form.is_valid():
         try:
-            stages.stage_create(user=request.user, tournament=tournament, **form.service_kwargs(tournament))
+            stages_create.stage_create(
+                user=request.user, tournament=tournament, **form.service_kwargs(tournament)
+            )
         except ApplicationError as exc:
             _apply_service_error(form, exc)
         else:
@@ -471,7 +477,7 @@ def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
     """Publish the round(s) due (the first round after its preview; in review mode, the next)."""
     stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)
     try:
-        rounds = stages.stage_round_publish(user=request.user, stage_id=stage.pk)
+        rounds = stages_publish.stage_round_publish(user=request.user, stage_id=stage.pk)
     except ApplicationError as exc:
         _refusal_told(request, exc)
     else:
@@ -490,11 +496,11 @@ def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
     # A draft's stage is not found by someone who may not see the draft (the service only checks
     # who may manage it, which would tell them it exists).
     stage = stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)
-    preview = stages.stage_preview(user=request.user, stage_id=stage.pk)
+    preview = stages_publish.stage_preview(user=request.user, stage_id=stage.pk)
     return render(
         request,
         "tournaments/stage_preview.html",
-        {"preview": preview, "rows": stages.preview_rows(preview), "stage": preview.stage},
+        {"preview": preview, "rows": stages_publish.preview_rows(preview), "stage": preview.stage},
     )
 
 
@@ -503,7 +509,7 @@ def stage_draw(request: HttpRequest, stage_id: int) -> HttpResponse:
     """ "Verify this draw": the commitment, the seed once round 1 is published, the draw's input and
     the order recomputed from them (docs/formats.md "Checking a random draw")."""
     stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)
-    return render(request, "tournaments/stage_draw.html", {"check": stages.stage_draw_check(stage)})
+    return render(request, "tournaments/stage_draw.html", {"check": stages_state.stage_draw_check(stage)})
 
 
 @login_required
@@ -512,7 +518,7 @@ def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
     stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # 404 for a draft not seen
     online = request.POST.get("online") == "1"
     try:
-        stages.stage_online_set(user=request.user, stage_id=stage_id, online=online)
+        stages_create.stage_online_set(user=request.user, stage_id=stage_id, online=online)
     except ApplicationError as exc:
         _refusal_told(request, exc)
     else:
@@ -532,7 +538,7 @@ def stage_withdraw(request: HttpRequest, stage_id: int) -> HttpResponse:
     form = WithdrawForm(request.POST, players=page.players)
     if form.is_valid():
         try:
-            stages.stage_withdraw(
+            stages_withdrawals.stage_withdraw(
                 user=request.user,
                 stage_id=stage_id,
                 player_id=form.cleaned_data["player"],
@@ -557,7 +563,7 @@ def series_forfeit(request: HttpRequest, series_id: int) -> HttpResponse:
     form = ForfeitForm(request.POST, players=players)
     if form.is_valid():
         try:
-            stages.series_forfeit(
+            stages_withdrawals.series_forfeit(
                 user=request.user,
                 series_id=series_id,
                 player_ids=form.cleaned_data["players"],

@@ -26,7 +26,7 @@ from snapleague.errors import ApplicationError, Conflict, NotFound, PermissionDe
 from tournaments.competitions.results.selectors import result_target_get
 from tournaments.competitions.results.services import EngineSource, result_record
 from tournaments.competitions.results.values import result_from_engine
-from tournaments.competitions.stages import series_forfeit_absent
+from tournaments.competitions.stages.withdrawals import series_forfeit_absent
 from tournaments.models import Player, Series
 
 logger = logging.getLogger(__name__)
@@ -167,7 +167,7 @@ def series_result_record(game: OnlineGame, engine_result: Any) -> None:
 def series_absent_forfeit(game: OnlineGame, seats: list[int]) -> bool:
     """A series game abandoned because ``seats`` were away (rules/tournaments.md "Byes,
     withdrawals, forfeits": a no-show is a forfeit; everyone away, a double forfeit): the forfeit
-    is recorded by :func:`tournaments.competitions.stages.series_forfeit_absent`, whose rule decides when it
+    is recorded by :func:`tournaments.competitions.stages.withdrawals.series_forfeit_absent`, whose rule decides when it
     may be (no game of the series recorded yet, and no more players left than go on); the
     standings and the next round follow by the stage's Celery path. When the rule does not allow
     it (a later game of the series, a Snap table where more players stay), nothing is recorded:

@@ -22,7 +22,7 @@ from tournaments.competitions.services import (
     tournament_players_add,
     tournament_referee_add,
 )
-from tournaments.competitions.stages import stage_create
+from tournaments.competitions.stages.create import stage_create
 from tournaments.models import GameKind, Player, Series, SeriesFormat, Stage, StageFormat
 
 pytestmark = [

@@ -32,7 +32,7 @@ from tournaments.competitions.services import (
     tournament_players_add,
     tournament_referee_add,
 )
-from tournaments.competitions.stages import stage_create
+from tournaments.competitions.stages.create import stage_create
 from tournaments.models import GameKind, GameResult, Player, Series, SeriesFormat, Stage, StageFormat
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}

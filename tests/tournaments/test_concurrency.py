@@ -128,7 +128,9 @@ def test_20_stage_tasks_at_once_publish_the_next_round_once(
 ) -> None:
     from tests.conftest import snapszer_win
     from tournaments.competitions.services import tournament_players_enter
-    from tournaments.competitions.stages import stage_advance, stage_create, stage_round_publish
+    from tournaments.competitions.stages.advance import stage_advance
+    from tournaments.competitions.stages.create import stage_create
+    from tournaments.competitions.stages.publish import stage_round_publish
     from tournaments.models import GameKind, Round
 
     tournament = make_tournament(game=GameKind.SNAPSZER)

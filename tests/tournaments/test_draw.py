@@ -23,7 +23,7 @@ from tournaments.competitions.formats.base import StageState
 from tournaments.competitions.formats.registry import format_for
 from tournaments.competitions.formats.stored import rounds_to_json
 from tournaments.competitions.services import tournament_players_enter
-from tournaments.competitions.stages import stage_entrants_before_draw
+from tournaments.competitions.stages.state import stage_entrants_before_draw
 from tournaments.models import Club, GameKind, Player, Round, Stage, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,8 @@ from rest_framework.test import APIClient
 
 from tests.conftest import record_result, snapszer_win
 from tournaments.competitions.services import stage_standings_recompute
-from tournaments.competitions.stages import stage_create, stage_round_publish
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.stages.publish import stage_round_publish
 from tournaments.models import GameResult, Series, Stage, Tournament
 
 pytestmark = pytest.mark.django_db

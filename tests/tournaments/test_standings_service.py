@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import record_result, snap_win
 from tournaments.competitions.services import stage_rounds_generate, stage_standings_recompute
-from tournaments.competitions.stages import stage_create
+from tournaments.competitions.stages.create import stage_create
 from tournaments.models import Entry, GameKind, Series, SeriesFormat, Stage, StageFormat, StandingRow
 from tournaments.tasks import standings_reconcile_task
 

@@ -52,7 +52,7 @@ from tournaments.competitions.series.values import (
     SeriesLength,
     SeriesProblem,
 )
-from tournaments.competitions.stages import stage_create
+from tournaments.competitions.stages.create import stage_create
 from tournaments.competitions.standings.chain import SeriesRecord, StandingsErrorCode
 from tournaments.competitions.standings.stage import round_robin_standings
 from tournaments.competitions.standings.tables import table_standings

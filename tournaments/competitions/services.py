@@ -1,7 +1,7 @@
 """Every write of tournaments: create one, enter players, add referees; publish the rounds due;
 store a stage's standings. One transaction each, permission checks inside.
 
-Stages are created, published and advanced by their format (``stages.py``); results are recorded by
+Stages are created, published and advanced by their format (``stages/``); results are recorded by
 ``results/services.py`` (``result_record``, the one service every source of results uses).
 """
 
@@ -21,7 +21,8 @@ from snapleague.errors import ApplicationError
 from snapleague.users import Account, AnyUser
 from tournaments.access import require_organiser
 from tournaments.clubs.services import player_create
-from tournaments.competitions import outcomes, stages
+from tournaments.competitions import outcomes
+from tournaments.competitions.stages import publish as stages_publish
 from tournaments.models import (
     Club,
     Entry,
@@ -135,7 +136,7 @@ def tournament_referee_add(*, user: AnyUser, tournament: Tournament, username: s
 
 def stage_rounds_generate(*, user: AnyUser, stage_id: int) -> list[Round]:
     """Publish the rounds due (round robin: all of them; the other formats: the first round)."""
-    return stages.stage_round_publish(user=user, stage_id=stage_id)
+    return stages_publish.stage_round_publish(user=user, stage_id=stage_id)
 
 
 # --- Standings ----------------------------------------------------------------------------------

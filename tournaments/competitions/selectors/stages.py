@@ -187,7 +187,7 @@ def stage_champion(stage: Stage) -> Player | None:
         return None
     # stages.py fetches through this module: imported here, not at the top, to avoid the cycle.
     from tournaments.competitions.formats.registry import format_for
-    from tournaments.competitions.stages import stage_state
+    from tournaments.competitions.stages.state import stage_state
 
     champion_of = getattr(format_for(stage.format), "champion", None)
     if callable(champion_of):

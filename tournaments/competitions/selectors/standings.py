@@ -138,8 +138,8 @@ def stage_group_tables(stage: Stage) -> list[GroupTable]:
     → playoff) once its groups are drawn (round 1 published); otherwise none. Worked out from the
     results now, by the very code that seeds the playoff (``GroupsPlayoff.group_tables``), so the
     qualifiers shown are the players the playoff seats."""
-    from tournaments.competitions.formats.registry import format_for  # stages.py imports this module
-    from tournaments.competitions.stages import stage_state
+    from tournaments.competitions.formats.registry import format_for  # stages/ imports this package
+    from tournaments.competitions.stages.state import stage_state
 
     tables_of = getattr(format_for(stage.format), "group_tables", None)
     if not callable(tables_of) or not Round.objects.filter(stage=stage).exists():

@@ -27,7 +27,9 @@ from tournaments.competitions.services import (
     tournament_players_add,
     tournament_referee_add,
 )
-from tournaments.competitions.stages import stage_advance, stage_create, stage_round_publish
+from tournaments.competitions.stages.advance import stage_advance
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.stages.publish import stage_round_publish
 from tournaments.models import Club, GameKind, Player, Round, Series, SeriesFormat, StageFormat, Tournament
 from tournaments.nights import services as session_services
 from tournaments.rankings.seasons.services import season_create
