@@ -31,10 +31,12 @@ from games.engine.protocol import GameKind
 from tests.tournaments.formats import checker
 from tests.tournaments.formats.driver import Config, play
 from tournaments.competitions.formats import swiss
-from tournaments.competitions.formats.base import SeriesResult, StageState, rounds_to_json
+from tournaments.competitions.formats.base import SeriesResult, StageState
 from tournaments.competitions.formats.registry import FORMATS
-from tournaments.competitions.series import BEST_OF_3
-from tournaments.competitions.standings import SeriesRecord, stage_standings
+from tournaments.competitions.formats.stored import rounds_to_json
+from tournaments.competitions.series.values import BEST_OF_3
+from tournaments.competitions.standings.chain import SeriesRecord
+from tournaments.competitions.standings.stage import stage_standings
 
 ROOT = Path(__file__).resolve().parents[1]
 SVG = ROOT / "docs" / "formats-swiss-tables-repeats.svg"

@@ -142,13 +142,14 @@ def setup() -> None:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from tournaments.competitions import stages
-    from tournaments.models import Club, GameKind, Tournament
-    from tournaments.services import (
+    from tournaments.competitions.services import (
         tournament_create,
         tournament_players_enter,
         tournament_referee_add,
     )
+    from tournaments.competitions.stages import create as stages_create
+    from tournaments.competitions.stages import publish as stages_publish
+    from tournaments.models import Club, GameKind, Tournament
 
     club = Club.objects.get(slug="demo")
     if Tournament.objects.filter(club=club, name=LOAD_TOURNAMENT).exists():
@@ -160,8 +161,10 @@ def setup() -> None:
         user=organiser, tournament=tournament, new_names=[f"Load {n:02d}" for n in range(1, LOAD_PLAYERS + 1)]
     )
     tournament_referee_add(user=organiser, tournament=tournament, username="referee")
-    stage = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
-    stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    stage = stages_create.stage_create(
+        user=organiser, tournament=tournament, name="League", format="round_robin"
+    )
+    stages_publish.stage_round_publish(user=organiser, stage_id=stage.pk)
     print(f"{LOAD_TOURNAMENT}: tournament {tournament.pk}, stage {stage.pk}, {stage.series.count()} series")
 
 

@@ -139,9 +139,9 @@ def _stages(count: int, players: int, history: int) -> tuple[Any, list[int]]:
 
     from django.contrib.auth import get_user_model
 
-    from tournaments.competitions.stages import stage_create
+    from tournaments.competitions.services import tournament_create, tournament_players_enter
+    from tournaments.competitions.stages.create import stage_create
     from tournaments.models import Club, GameKind
-    from tournaments.services import tournament_create, tournament_players_enter
 
     organiser, _ = get_user_model().objects.get_or_create(username="bench-round-publish")
     if history:  # a club with a past: each ratings recomputation reads and rewrites all of it
@@ -170,7 +170,7 @@ def _drive(stage_id: int, user: Any, latencies: list[float], progress: Any, fail
 
     from tournaments.competitions.results.selectors import result_target_get
     from tournaments.competitions.results.services import UserSource, result_record
-    from tournaments.competitions.stages import stage_round_publish
+    from tournaments.competitions.stages.publish import stage_round_publish
     from tournaments.models import Round, Series, Stage
 
     try:

@@ -48,9 +48,11 @@ from tqdm import tqdm  # noqa: E402
 from tournaments.competitions import outcomes  # noqa: E402
 from tournaments.competitions.formats.swiss import most_rounds  # noqa: E402
 from tournaments.competitions.results.values import SnapszerMatchResult  # noqa: E402
-from tournaments.competitions.stages import stage_advance, stage_create, stage_round_publish  # noqa: E402
+from tournaments.competitions.services import tournament_create, tournament_players_enter  # noqa: E402
+from tournaments.competitions.stages.advance import stage_advance  # noqa: E402
+from tournaments.competitions.stages.create import stage_create  # noqa: E402
+from tournaments.competitions.stages.publish import stage_round_publish  # noqa: E402
 from tournaments.models import Club, Game, GameKind, GameResult, Series, Stage  # noqa: E402
-from tournaments.services import tournament_create, tournament_players_enter  # noqa: E402
 
 RAW_SQL = """
 SELECT seat.player_id, COUNT(DISTINCT s.id), COUNT(r.id)

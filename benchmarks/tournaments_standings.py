@@ -14,8 +14,10 @@ from tqdm import tqdm
 
 from games.engine.protocol import GameKind
 from tournaments.competitions.formats.round_robin import round_robin_schedule
-from tournaments.competitions.series import BEST_OF_3, GameOutcome, series_status
-from tournaments.competitions.standings import SeriesRecord, round_robin_standings
+from tournaments.competitions.series.fold import series_status
+from tournaments.competitions.series.values import BEST_OF_3, GameOutcome
+from tournaments.competitions.standings.chain import SeriesRecord
+from tournaments.competitions.standings.stage import round_robin_standings
 
 
 def stage(n: int, rng: random.Random) -> tuple[list[str], list[SeriesRecord], list[str]]:

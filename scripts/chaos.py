@@ -370,8 +370,8 @@ def children_of(pid: int) -> list[int]:
 # The load: a Snapszer round robin of its own in the demo club, every series published at once.
 SETUP = """
 from tournaments.models import Club, Player, GameKind, StageFormat
-from tournaments.services import (
-    tournament_create, tournament_players_add, tournament_referee_add, stage_create, stage_rounds_generate)
+from tournaments.competitions.services import tournament_create, tournament_players_add, tournament_referee_add, stage_rounds_generate
+from tournaments.competitions.stages.create import stage_create
 from django.contrib.auth import get_user_model
 club = Club.objects.get(slug="demo")
 organiser = get_user_model().objects.get(username="organiser")

@@ -255,7 +255,7 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Budapest")
 USE_I18N = True
 USE_TZ = True
 
-# --- Clubs (tournaments/services.py) -------------------------------------------------------------
+# --- Clubs (tournaments/clubs/services.py) -------------------------------------------------------
 CLUB_CREATE_PER_HOUR = int(os.environ.get("CLUB_CREATE_PER_HOUR", "3"))  # per account
 ORGANISER_INVITATION_DAYS = float(os.environ.get("ORGANISER_INVITATION_DAYS", "7"))
 # How long a link to claim a player stays good (tournaments/clubs/, docs/people.md).

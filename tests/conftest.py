@@ -20,7 +20,7 @@ from snapleague.chromium import launch
 from snapleague.users import Account, AnyUser
 from tournaments.competitions.results.selectors import result_target_get
 from tournaments.competitions.results.services import UserSource, result_record
-from tournaments.competitions.series import seed_commitment
+from tournaments.competitions.series.fold import seed_commitment
 from tournaments.models import (
     Club,
     Entry,

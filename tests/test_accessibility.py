@@ -21,12 +21,14 @@ from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snapszer
 from tests.tournaments.test_browser import PHONE, browser, server  # noqa: F401  (fixtures)
-from tournaments.competitions import stages
+from tournaments.clubs.services import organiser_invitation_create
+from tournaments.competitions.services import tournament_players_add
+from tournaments.competitions.stages import create as stages_create
+from tournaments.competitions.stages import publish as stages_publish
 from tournaments.integrations.tokens.services import api_token_create
 from tournaments.models import Club, Player, Series, Stage, Tournament
 from tournaments.nights import services as session_services
 from tournaments.rankings.ladder import services as ladder_services
-from tournaments.services import organiser_invitation_create, tournament_players_add
 
 AXE = Path(__file__).resolve().parent / "fixtures" / "axe" / "axe.min.js"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -67,19 +69,23 @@ def world(make_user: Callable[..., Account], settings: Any) -> World:
     people = [
         Player.objects.create(club=club, name=n, user=anna_user if n == "Anna" else None) for n in names
     ]
-    from tournaments.services import tournament_create, tournament_referee_add
+    from tournaments.competitions.services import tournament_create, tournament_referee_add
 
     tournament = tournament_create(user=organiser, club=club, name="Spring Snapszer", game=GameKind.SNAPSZER)
     tournament_players_add(user=organiser, tournament=tournament, players=people)
     tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
-    league = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
-    stages.stage_round_publish(user=organiser, stage_id=league.pk)
-    knockout = stages.stage_create(
+    league = stages_create.stage_create(
+        user=organiser, tournament=tournament, name="League", format="round_robin"
+    )
+    stages_publish.stage_round_publish(user=organiser, stage_id=league.pk)
+    knockout = stages_create.stage_create(
         user=organiser, tournament=tournament, name="Cup", format="single_elimination"
     )
-    stages.stage_round_publish(user=organiser, stage_id=knockout.pk)
+    stages_publish.stage_round_publish(user=organiser, stage_id=knockout.pk)
     api_token_create(user=anna_user, name="results script", scope="read")  # a row with its Revoke…
-    draft_stage = stages.stage_create(user=organiser, tournament=tournament, name="Later", format="swiss")
+    draft_stage = stages_create.stage_create(
+        user=organiser, tournament=tournament, name="Later", format="swiss"
+    )
     played = Series.objects.filter(stage=league, seats__player=people[0]).order_by("round__number").first()
     assert played is not None
     first, second = [s.player for s in played.seats.order_by("seat")]

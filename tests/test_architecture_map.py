@@ -46,7 +46,7 @@ def test_contract_matching_follows_import_linter_expressions() -> None:
         "snapleague.views", "tournaments.integrations.webhooks.models"
     )  # tournaments.**.models
     assert not amap.breaks_contract("snapleague.views", "tournaments.integrations.webhooks.selectors")
-    assert not amap.breaks_contract("tournaments.services", "games.models")
+    assert not amap.breaks_contract("tournaments.competitions.services", "games.models")
     assert not amap.breaks_contract("games.online.series", "games.engine.protocol")
 
 

@@ -55,8 +55,10 @@ from games.online.services import table_create
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snap, play_snapszer
-from tournaments.clubs.services import player_claim_create
-from tournaments.competitions import stages
+from tournaments.clubs.services import organiser_invitation_create, player_claim_create
+from tournaments.competitions.services import tournament_players_add
+from tournaments.competitions.stages import create as stages_create
+from tournaments.competitions.stages import publish as stages_publish
 from tournaments.integrations.tokens.services import api_token_create
 from tournaments.integrations.webhooks.models import WebhookDelivery
 from tournaments.integrations.webhooks.services import webhook_endpoint_create
@@ -72,7 +74,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.nights import services as session_services
-from tournaments.services import organiser_invitation_create, tournament_players_add
 
 # A hand entered card by card: the non-dealer declares 66 at once (wrongly: X27), which ends it.
 HAND_DEAL = {
@@ -569,9 +570,9 @@ def _build() -> World:
         return made
 
     def stage(of: Tournament, name: str, fmt: str, *, publish: bool = True, **extra: Any) -> Stage:
-        made = stages.stage_create(user=organiser, tournament=of, name=name, format=fmt, **extra)
+        made = stages_create.stage_create(user=organiser, tournament=of, name=name, format=fmt, **extra)
         if publish:
-            stages.stage_round_publish(user=organiser, stage_id=made.pk)
+            stages_publish.stage_round_publish(user=organiser, stage_id=made.pk)
         return made
 
     running = tournament("Spring League", users["referee_here"])

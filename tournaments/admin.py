@@ -2,7 +2,7 @@
 
 An organiser (a staff account in ``Club.organisers``) sees and edits only their own clubs' rows;
 superusers see everything. What has a service (results, pairings, standings) is read-only here:
-those writes go through ``tournaments/services.py`` (the pages and the API), never round it.
+those writes go through the concerns' services (the pages and the API), never round it.
 """
 
 from __future__ import annotations

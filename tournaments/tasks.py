@@ -6,12 +6,12 @@ from typing import Any
 
 from celery import shared_task
 
-from tournaments.competitions.stages import stage_advance, stages_due
+from tournaments.competitions.selectors.standings import stages_with_stale_standings
+from tournaments.competitions.services import stage_standings_recompute
+from tournaments.competitions.stages.advance import stage_advance, stages_due
 from tournaments.integrations.webhooks.services import webhook_deliveries_reconcile, webhook_delivery_attempt
 from tournaments.rankings.ladder.services import challenges_expire
 from tournaments.rankings.ratings.services import club_ratings_recompute, clubs_with_stale_ratings
-from tournaments.selectors import stages_with_stale_standings
-from tournaments.services import stage_standings_recompute
 
 
 @shared_task(name="tournaments.tasks.stage_standings_recompute_task")

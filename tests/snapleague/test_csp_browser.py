@@ -15,15 +15,15 @@ from django.contrib.auth import get_user_model
 from snapleague.chromium import CHROMIUM
 from tests.conftest import record_result
 from tests.tournaments.test_browser import PHONE
-from tournaments.models import GameKind, Player, Series, SeriesFormat, Stage, StageFormat
-from tournaments.services import (
-    organiser_invitation_create,
-    stage_create,
+from tournaments.clubs.services import organiser_invitation_create
+from tournaments.competitions.services import (
     stage_rounds_generate,
     tournament_create,
     tournament_players_add,
     tournament_referee_add,
 )
+from tournaments.competitions.stages.create import stage_create
+from tournaments.models import GameKind, Player, Series, SeriesFormat, Stage, StageFormat
 
 pytestmark = [
     pytest.mark.browser,

@@ -21,8 +21,8 @@ from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments import hu_catalogue as catalogue
 from tests.tournaments.webhook_receiver import receiver  # noqa: F401  (a fixture: a local HTTP receiver)
+from tournaments.competitions.services import tournament_players_enter
 from tournaments.models import GameKind, Player, Series, Tournament
-from tournaments.services import tournament_players_enter
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,9 +11,10 @@ from django.utils import timezone
 
 from snapleague.users import Account
 from tests.conftest import play_open_series
-from tournaments.competitions import stages
+from tournaments.competitions.services import tournament_create, tournament_players_add
+from tournaments.competitions.stages import create as stages_create
+from tournaments.competitions.stages import publish as stages_publish
 from tournaments.models import GameKind, Player, Series, Stage, Tournament
-from tournaments.services import tournament_create, tournament_players_add
 
 
 def on_commit() -> object:
@@ -44,9 +45,9 @@ def played_tournament(
         starts_at=timezone.make_aware(datetime.datetime.combine(day, datetime.time(19))),
     )
     tournament_players_add(user=organiser, tournament=tournament, players=players)
-    stage = stages.stage_create(user=organiser, tournament=tournament, name="Main", format=format)
+    stage = stages_create.stage_create(user=organiser, tournament=tournament, name="Main", format=format)
     with on_commit():
-        stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+        stages_publish.stage_round_publish(user=organiser, stage_id=stage.pk)
     rank = {p.pk: i for i, p in enumerate(order)}
     best: Callable[[Series, list[Player]], Player] = lambda _s, seated: min(seated, key=lambda p: rank[p.pk])  # noqa: E731
     if finish:

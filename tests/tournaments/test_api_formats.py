@@ -18,7 +18,8 @@ from snapleague.errors import NotFound
 from snapleague.users import Account
 from tests.conftest import play_open_series, record_result, snapszer_win
 from tests.tournaments.conftest import NEEDS_A_DATABASE_FILE
-from tournaments.competitions.stages import series_forfeit
+from tournaments.competitions.services import stage_standings_recompute
+from tournaments.competitions.stages.withdrawals import series_forfeit
 from tournaments.models import (
     Club,
     Forfeit,
@@ -30,7 +31,6 @@ from tournaments.models import (
     Tournament,
     Withdrawal,
 )
-from tournaments.services import stage_standings_recompute
 
 
 def _client(user: Account | None = None) -> APIClient:

@@ -10,13 +10,9 @@ import pytest
 from django.test import Client
 
 from tests.conftest import play_open_series, record_result, snapszer_win
-from tournaments.competitions.stages import (
-    series_forfeit,
-    stage_create,
-    stage_online_set,
-    stage_round_publish,
-    stage_withdraw,
-)
+from tournaments.competitions.stages.create import stage_create, stage_online_set
+from tournaments.competitions.stages.publish import stage_round_publish
+from tournaments.competitions.stages.withdrawals import series_forfeit, stage_withdraw
 from tournaments.models import AuditEntry, Player, Series, Tournament
 
 pytestmark = pytest.mark.django_db

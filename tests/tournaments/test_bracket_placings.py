@@ -15,11 +15,12 @@ from django.utils import timezone
 from snapleague.users import Account
 from tests.conftest import play_open_series
 from tests.tournaments.seasons_world import on_commit
-from tournaments.competitions import stages
+from tournaments.competitions.services import tournament_create, tournament_players_add
+from tournaments.competitions.stages import create as stages_create
+from tournaments.competitions.stages import publish as stages_publish
 from tournaments.models import Club, GameKind, Player, Series, Stage, StandingRow
 from tournaments.rankings.seasons.selectors import season_page_get
 from tournaments.rankings.seasons.services import season_create
-from tournaments.services import tournament_create, tournament_players_add
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def _third_place_cup(organiser: Account, club: Club, players: list[Player]) -> t
         starts_at=timezone.make_aware(datetime.datetime(2027, 5, 1, 19)),
     )
     tournament_players_add(user=organiser, tournament=tournament, players=players[:5])
-    stage = stages.stage_create(
+    stage = stages_create.stage_create(
         user=organiser,
         tournament=tournament,
         name="Cup",
@@ -50,7 +51,7 @@ def _third_place_cup(organiser: Account, club: Club, players: list[Player]) -> t
         options={"third_place": True},
     )
     with on_commit():
-        stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+        stages_publish.stage_round_publish(user=organiser, stage_id=stage.pk)
     s1, s2, s3 = (_seat0(stage, key) for key in ("W1-1", "W1-3", "W1-4"))
     first = Series.objects.get(stage=stage, key="W1-2")
     s4, s5 = (seat.player for seat in first.seats.order_by("seat"))

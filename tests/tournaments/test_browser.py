@@ -26,14 +26,14 @@ from django.db import connections
 from snapleague.asgi import application
 from snapleague.chromium import CHROMIUM
 from tests.conftest import record_result, snap_win
-from tournaments.models import GameKind, GameResult, Player, Series, SeriesFormat, Stage, StageFormat
-from tournaments.services import (
-    stage_create,
+from tournaments.competitions.services import (
     stage_rounds_generate,
     tournament_create,
     tournament_players_add,
     tournament_referee_add,
 )
+from tournaments.competitions.stages.create import stage_create
+from tournaments.models import GameKind, GameResult, Player, Series, SeriesFormat, Stage, StageFormat
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}

@@ -18,8 +18,8 @@ from tests.tournaments.test_browser import (  # noqa: F401
     server,
     signed_in_page,
 )
+from tournaments.competitions.services import tournament_create, tournament_players_add
 from tournaments.models import GameKind, Player, Stage
-from tournaments.services import tournament_create, tournament_players_add
 
 pytestmark = BROWSER_TEST
 

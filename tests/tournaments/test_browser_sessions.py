@@ -27,10 +27,15 @@ from tests.tournaments.test_browser import (  # noqa: F401
     server,
     signed_in_page,
 )
-from tournaments.competitions import stages
+from tournaments.competitions.services import (
+    tournament_create,
+    tournament_players_add,
+    tournament_referee_add,
+)
+from tournaments.competitions.stages import create as stages_create
+from tournaments.competitions.stages import publish as stages_publish
 from tournaments.models import Forfeit, GameKind, Player, Round, Series, Session
 from tournaments.nights import services as session_services
-from tournaments.services import tournament_create, tournament_players_add, tournament_referee_add
 
 pytestmark = BROWSER_TEST
 
@@ -49,8 +54,10 @@ def _spring_league(club: Any, players: list[Player], referee: Any = None) -> tup
     tournament_players_add(user=organiser, tournament=tournament, players=players)
     if referee is not None:
         tournament_referee_add(user=organiser, tournament=tournament, username=referee.username)
-    stage = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
-    stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    stage = stages_create.stage_create(
+        user=organiser, tournament=tournament, name="League", format="round_robin"
+    )
+    stages_publish.stage_round_publish(user=organiser, stage_id=stage.pk)
     return organiser, tournament, stage
 
 

@@ -16,12 +16,8 @@ from rest_framework.test import APIClient
 
 from snapleague.errors import ApplicationError, PermissionDenied
 from snapleague.users import Account
+from tournaments.clubs.services import club_create, organiser_invitation_accept, organiser_invitation_create
 from tournaments.models import Club, OrganiserInvitation
-from tournaments.services import (
-    club_create,
-    organiser_invitation_accept,
-    organiser_invitation_create,
-)
 
 pytestmark = pytest.mark.django_db
 

@@ -127,9 +127,11 @@ def test_20_stage_tasks_at_once_publish_the_next_round_once(
     make_tournament: Any, organiser: Any, referee: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tests.conftest import snapszer_win
-    from tournaments.competitions.stages import stage_advance, stage_create, stage_round_publish
+    from tournaments.competitions.services import tournament_players_enter
+    from tournaments.competitions.stages.advance import stage_advance
+    from tournaments.competitions.stages.create import stage_create
+    from tournaments.competitions.stages.publish import stage_round_publish
     from tournaments.models import GameKind, Round
-    from tournaments.services import tournament_players_enter
 
     tournament = make_tournament(game=GameKind.SNAPSZER)
     tournament_players_enter(user=organiser, tournament=tournament, new_names=[f"P{n}" for n in range(8)])

@@ -19,11 +19,12 @@ from rest_framework.test import APIClient
 
 from snapleague.users import Account
 from tests.tournaments.formats.checker import documented_draw
-from tournaments.competitions.formats.base import StageState, rounds_to_json
+from tournaments.competitions.formats.base import StageState
 from tournaments.competitions.formats.registry import format_for
-from tournaments.competitions.stages import stage_entrants_before_draw
+from tournaments.competitions.formats.stored import rounds_to_json
+from tournaments.competitions.services import tournament_players_enter
+from tournaments.competitions.stages.state import stage_entrants_before_draw
 from tournaments.models import Club, GameKind, Player, Round, Stage, Tournament
-from tournaments.services import tournament_players_enter
 
 pytestmark = pytest.mark.django_db
 

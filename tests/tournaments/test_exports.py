@@ -16,9 +16,10 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from tests.conftest import record_result, snapszer_win
-from tournaments.competitions.stages import stage_create, stage_round_publish
+from tournaments.competitions.services import stage_standings_recompute
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.stages.publish import stage_round_publish
 from tournaments.models import GameResult, Series, Stage, Tournament
-from tournaments.services import stage_standings_recompute
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
 from tests.conftest import play_open_series
 from tests.tournaments.test_browser import PHONE, browser, server  # noqa: F401
-from tournaments.competitions.stages import stage_withdraw
+from tournaments.competitions.stages.withdrawals import stage_withdraw
 from tournaments.models import Player, Series, Tournament
 
 pytestmark = pytest.mark.django_db

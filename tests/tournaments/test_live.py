@@ -28,13 +28,14 @@ from hypothesis import strategies as st
 from snapleague.asgi import application
 from tests.conftest import record_result, snap_win, snapszer_win
 from tests.tournaments.live_sockets import ORIGIN, ask, opened, run, session, still_answers, until_version
+from tournaments.competitions.selectors.series import series_version_get
+from tournaments.competitions.selectors.standings import stage_version_get
 from tournaments.live import consumers
 from tournaments.live import watcher as watcher_module
 from tournaments.live.selectors import series_versions, stage_versions, topic_state_get
 from tournaments.live.topics import Topic, TopicKind, parse_topic
 from tournaments.live.watcher import _read, get_watcher
 from tournaments.models import Player, Series, Stage, StageFormat, Tournament
-from tournaments.selectors import series_version_get, stage_version_get
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

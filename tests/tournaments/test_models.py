@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from games.engine import protocol
-from tournaments.competitions.series import SeriesLength, series_length
+from tournaments.competitions.series.values import SeriesLength, series_length
 from tournaments.models import GAME_KIND_CHOICES, GameKind, SeriesFormat, Tournament
 
 

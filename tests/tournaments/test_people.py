@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from snapleague.errors import ApplicationError
 from snapleague.users import Account
+from tournaments.clubs import person_page as person_page_selectors
 from tournaments.clubs import selectors, services
 from tournaments.models import AuditEntry, Club, Player, PlayerClaim, PlayerRating, Series, Tournament
 
@@ -252,7 +253,7 @@ def test_the_person_page_shows_every_club(
     zoe: Account, two_clubs: tuple[Player, Player, Series, Series]
 ) -> None:
     here, there, series_here, series_there = two_clubs
-    page = selectors.person_page_get(user=zoe)
+    page = person_page_selectors.person_page_get(user=zoe)
     assert [c.player for c in page.clubs] == [there, here]  # by club name: Gyöngyös, Hatvan
     assert page.clubs[0].ratings[0].text == "21.5" and page.clubs[1].ratings == []
     assert {line.line.series for line in page.history} == {series_here, series_there}

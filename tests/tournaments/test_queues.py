@@ -25,7 +25,8 @@ from tests.conftest import record_result, snapszer_win
 from tests.tournaments.conftest import NEEDS_A_DATABASE_FILE
 from tournaments import tasks
 from tournaments.competitions import outcomes
-from tournaments.competitions.stages import stage_create, stage_round_publish
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.stages.publish import stage_round_publish
 from tournaments.models import ClubRatings, Round, Series, Stage, StandingRow, Tournament
 from tournaments.rankings.ratings import services as ratings_services
 from tournaments.rankings.ratings.services import club_results_versions

@@ -24,8 +24,8 @@ from tournaments.competitions.results.services import (
     result_record,
 )
 from tournaments.competitions.results.values import SnapEnding, SnapszerMatchResult, SnapTableResult
+from tournaments.competitions.selectors.tournaments import stage_by_id
 from tournaments.models import Game, GameKind, GameResult, Player, Series, Stage
-from tournaments.selectors import stage_by_id
 
 LPS, DRAW = SnapEnding.LAST_PLAYER_STANDING, SnapEnding.DRAW
 

@@ -13,7 +13,9 @@ from django.test import Client
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tournaments.competitions import screen
-from tournaments.competitions.stages import series_forfeit, stage_create, stage_round_publish
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.stages.publish import stage_round_publish
+from tournaments.competitions.stages.withdrawals import series_forfeit
 from tournaments.models import Series, Stage, Tournament
 
 pytestmark = pytest.mark.django_db

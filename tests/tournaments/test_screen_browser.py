@@ -15,14 +15,10 @@ from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments.test_browser import browser, server  # noqa: F401  (fixtures)
+from tournaments.competitions.services import stage_rounds_generate, tournament_create, tournament_players_add
+from tournaments.competitions.stages.create import stage_create
 from tournaments.models import Club, GameKind, Player, Round, Series, Stage, StageFormat
 from tournaments.nights import services as session_services
-from tournaments.services import (
-    stage_create,
-    stage_rounds_generate,
-    tournament_create,
-    tournament_players_add,
-)
 
 pytestmark = [
     pytest.mark.browser,

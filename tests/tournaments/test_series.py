@@ -10,7 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.protocol import GameKind
-from tournaments.competitions.series import (
+from tournaments.competitions.series.checks import check_game_allowed, check_outcome, is_competition_ranking
+from tournaments.competitions.series.fold import (
+    coin_flip,
+    seed_commitment,
+    series_advance,
+    series_games_counted,
+    series_start,
+    series_status,
+)
+from tournaments.competitions.series.values import (
     BEST_OF_3,
     BEST_OF_5,
     FIRST_TO_3,
@@ -23,16 +32,7 @@ from tournaments.competitions.series import (
     SeriesLength,
     SeriesProblem,
     SeriesStatus,
-    check_game_allowed,
-    check_outcome,
-    coin_flip,
-    is_competition_ranking,
-    seed_commitment,
-    series_advance,
-    series_games_counted,
     series_length,
-    series_start,
-    series_status,
 )
 
 

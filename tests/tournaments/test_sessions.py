@@ -16,7 +16,10 @@ from django.utils import timezone
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
-from tournaments.competitions import stages
+from tournaments.competitions.services import tournament_players_add
+from tournaments.competitions.stages import create as stages_create
+from tournaments.competitions.stages import publish as stages_publish
+from tournaments.competitions.stages import withdrawals as stages_withdrawals
 from tournaments.models import (
     AuditEntry,
     CheckIn,
@@ -29,7 +32,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.nights import planning, selectors, services
-from tournaments.services import tournament_players_add
 
 # --- Pure planning ------------------------------------------------------------------------------
 
@@ -76,8 +78,10 @@ def league(
     tournament = make_tournament(game=GameKind.SNAPSZER)
     four = players[:4]
     tournament_players_add(user=organiser, tournament=tournament, players=four)
-    stage = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
-    stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    stage = stages_create.stage_create(
+        user=organiser, tournament=tournament, name="League", format="round_robin"
+    )
+    stages_publish.stage_round_publish(user=organiser, stage_id=stage.pk)
     return tournament, four
 
 
@@ -529,7 +533,7 @@ def test_the_card_checks_the_player_in_and_links_play_for_an_online_series(
         {"player": four[0].pk, "next": "https://evil.example/"},
     )
     assert away["Location"] == reverse("tournaments:session", args=[session.pk])
-    stages.stage_online_set(user=organiser, stage_id=first.stage_id, online=True)
+    stages_create.stage_online_set(user=organiser, stage_id=first.stage_id, online=True)
     assert 'id="next-play"' in client.get(reverse("home")).content.decode()
     # Someone else looking at Anna's page sees her next table, without her buttons.
     other = _client(organiser).get(player_url).content.decode()
@@ -655,10 +659,10 @@ def test_reopening_keeps_a_no_show_a_round_was_paired_from(
     # Given a Swiss stage whose round 2 was published from round 1's results, a no-show among them,
     tournament = make_tournament(game=GameKind.SNAPSZER)
     tournament_players_add(user=organiser, tournament=tournament, players=players[:4])
-    stage = stages.stage_create(
+    stage = stages_create.stage_create(
         user=organiser, tournament=tournament, name="Swiss", format="swiss", options={"rounds": 2}
     )
-    stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+    stages_publish.stage_round_publish(user=organiser, stage_id=stage.pk)
     session, here, missing, _late = _no_show_night(tournament, organiser)
     with django_capture_on_commit_callbacks(execute=True):
         services.session_check_in_close(user=organiser, session_id=session.pk)
@@ -852,10 +856,12 @@ def test_a_round_robin_published_at_once_fills_the_planned_sessions_in_order(
     services.session_stations_set(
         user=organiser, session_id=nights[0].pk, stations=[(11, "Window"), (12, ""), (13, ""), (14, "")]
     )
-    stage = stages.stage_create(user=organiser, tournament=tournament, name="League", format="round_robin")
+    stage = stages_create.stage_create(
+        user=organiser, tournament=tournament, name="League", format="round_robin"
+    )
     # when the organiser publishes the round robin of eight (seven rounds at once),
     with django_capture_on_commit_callbacks(execute=True):
-        stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+        stages_publish.stage_round_publish(user=organiser, stage_id=stage.pk)
     # then rounds 1-6 go two a night (the second an hour after the first); round 7 finds no room,
     assert _schedule(stage.pk) == _expected(nights, 7)
     # the first night's rounds sit at its tables in table order, as scheduling by hand gives them,
@@ -880,10 +886,14 @@ def _forfeit_round(organiser: Account, stage_id: int, number: int, capture: Any)
         away = series.seats.order_by("seat").first()
         assert away is not None
         if index < len(open_series) - 1:
-            stages.series_forfeit(user=organiser, series_id=series.pk, player_ids=[away.player_id])
+            stages_withdrawals.series_forfeit(
+                user=organiser, series_id=series.pk, player_ids=[away.player_id]
+            )
         else:
             with capture(execute=True):
-                stages.series_forfeit(user=organiser, series_id=series.pk, player_ids=[away.player_id])
+                stages_withdrawals.series_forfeit(
+                    user=organiser, series_id=series.pk, player_ids=[away.player_id]
+                )
 
 
 def test_swiss_rounds_published_by_the_stage_task_go_into_the_sessions_one_by_one(
@@ -897,13 +907,13 @@ def test_swiss_rounds_published_by_the_stage_task_go_into_the_sessions_one_by_on
     sixteen = [Player.objects.create(club=club, name=f"Player {n:02}") for n in range(16)]
     tournament_players_add(user=organiser, tournament=tournament, players=sixteen)
     nights = _three_nights(organiser, tournament)
-    stage = stages.stage_create(
+    stage = stages_create.stage_create(
         user=organiser, tournament=tournament, name="Swiss", format="swiss", options={"rounds": 6}
     )
     # when the organiser publishes round 1 and each later round is published by the stage task
     # after the last result of the round before,
     with django_capture_on_commit_callbacks(execute=True):
-        stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+        stages_publish.stage_round_publish(user=organiser, stage_id=stage.pk)
     assert _schedule(stage.pk) == _expected(nights, 1)
     for number in range(1, 6):
         _forfeit_round(organiser, stage.pk, number, django_capture_on_commit_callbacks)
@@ -928,11 +938,11 @@ def test_a_round_goes_no_earlier_than_the_previous_rounds_session_and_none_witho
         online=False,
         rounds_planned=None,
     )
-    stage = stages.stage_create(
+    stage = stages_create.stage_create(
         user=organiser, tournament=tournament, name="Swiss", format="swiss", options={"rounds": 3}
     )
     with django_capture_on_commit_callbacks(execute=True):
-        stages.stage_round_publish(user=organiser, stage_id=stage.pk)
+        stages_publish.stage_round_publish(user=organiser, stage_id=stage.pk)
     first = Round.objects.get(stage=stage, number=1)
     assert first.session_id == monday.pk
     # The organiser moves round 1 to Tuesday: Monday has room again, but round 2 comes after it.

@@ -12,7 +12,8 @@ from django.test import Client
 
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
-from tournaments.competitions.stages import stage_create, stage_round_publish
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.stages.publish import stage_round_publish
 from tournaments.models import Forfeit, GameKind, Player, Round, Series, Stage, Tournament, Withdrawal
 
 pytestmark = pytest.mark.django_db

@@ -10,16 +10,13 @@ import pytest
 
 from snapleague.errors import ApplicationError, Conflict
 from tests.conftest import play_open_series, record_result, snapszer_win
-from tournaments.competitions.formats.base import rounds_from_json
-from tournaments.competitions.stages import (
-    series_forfeit,
-    stage_advance,
-    stage_create,
-    stage_preview,
-    stage_round_publish,
-    stage_state,
-    stage_withdraw,
-)
+from tournaments.competitions.formats.stored import rounds_from_json
+from tournaments.competitions.services import stage_standings_recompute
+from tournaments.competitions.stages.advance import stage_advance
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.stages.publish import stage_preview, stage_round_publish
+from tournaments.competitions.stages.state import stage_state
+from tournaments.competitions.stages.withdrawals import series_forfeit, stage_withdraw
 from tournaments.models import (
     BracketSlot,
     Forfeit,
@@ -32,7 +29,6 @@ from tournaments.models import (
     Tournament,
     Withdrawal,
 )
-from tournaments.services import stage_standings_recompute
 
 pytestmark = pytest.mark.django_db
 

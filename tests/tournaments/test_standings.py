@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from games.engine.protocol import GameKind
 from tournaments.competitions.formats.round_robin import PlayerId, round_robin_schedule
-from tournaments.competitions.series import BEST_OF_3, GameOutcome, SeriesLength
-from tournaments.competitions.standings import (
+from tournaments.competitions.series.values import BEST_OF_3, GameOutcome, SeriesLength
+from tournaments.competitions.standings.chain import (
     ByeScore,
     SeriesRecord,
     Standings,
@@ -23,9 +23,9 @@ from tournaments.competitions.standings import (
     StandingsErrorCode,
     Tiebreak,
     default_chain,
-    round_robin_standings,
-    table_standings,
 )
+from tournaments.competitions.standings.stage import round_robin_standings
+from tournaments.competitions.standings.tables import table_standings
 
 SW, GW, H2H, PS, GPD, COIN = (
     Tiebreak.SERIES_WON,

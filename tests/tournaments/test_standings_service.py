@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import record_result, snap_win
+from tournaments.competitions.services import stage_rounds_generate, stage_standings_recompute
+from tournaments.competitions.stages.create import stage_create
 from tournaments.models import Entry, GameKind, Series, SeriesFormat, Stage, StageFormat, StandingRow
-from tournaments.services import stage_create, stage_rounds_generate, stage_standings_recompute
 from tournaments.tasks import standings_reconcile_task
 
 

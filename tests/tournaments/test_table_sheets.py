@@ -13,7 +13,8 @@ from django.test import Client
 
 from snapleague.chromium import CHROMIUM
 from tests.tournaments.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
-from tournaments.competitions.stages import stage_create, stage_round_publish
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.stages.publish import stage_round_publish
 from tournaments.competitions.table_sheets import game_lines, qr_svg
 from tournaments.models import GameKind, Series, SeriesFormat, Tournament
 

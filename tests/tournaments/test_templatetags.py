@@ -55,7 +55,7 @@ def test_placings_follow_the_catalogue_of_the_reader(settings: Any, tmp_path: Pa
 
 
 def test_every_tiebreak_has_a_column_label_a_meaning_and_a_reason() -> None:
-    from tournaments.competitions.standings import Tiebreak
+    from tournaments.competitions.standings.chain import Tiebreak
     from tournaments.templatetags.league import TIEBREAKS, WHY_BELOW
 
     for tiebreak in Tiebreak:

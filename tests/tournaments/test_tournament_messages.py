@@ -1,7 +1,7 @@
 """The pure tournament modules' problems reach people as translated messages
 (tournaments/competitions/messages.py), the way test_engine_messages.py checks the engines'.
 
-(a) every code of series.py, standings.py and formats/ (examples for the formats' codes in
+(a) every code of series/, standings/ and formats/ (examples for the formats' codes in
 tests/tournaments/formats/examples.py) has a message, and a real call that reports
 it; (b) every message formats with the extras its code declares, and reads as a referee would say
 it (players by name, games counted from 1); (c) the API and the pages answer with messages from
@@ -21,6 +21,8 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 import tournaments.competitions.formats
+import tournaments.competitions.series
+import tournaments.competitions.standings
 from tests.codes import import_all, subclass_members
 from tests.conftest import record_result, snap_win
 from tests.tournaments.formats.examples import EXAMPLES as FORMAT_EXAMPLES
@@ -40,34 +42,32 @@ from tournaments.competitions.messages import (
 )
 from tournaments.competitions.problems import TournamentErrorCode, TournamentInputError
 from tournaments.competitions.results.values import SnapEnding, SnapTableResult
-from tournaments.competitions.series import (
+from tournaments.competitions.series.checks import check_game_allowed, check_outcome
+from tournaments.competitions.series.fold import series_start, series_status
+from tournaments.competitions.series.values import (
     BEST_OF_3,
     GameOutcome,
     SeriesError,
     SeriesErrorCode,
     SeriesLength,
     SeriesProblem,
-    check_game_allowed,
-    check_outcome,
-    series_start,
-    series_status,
 )
-from tournaments.competitions.standings import (
-    SeriesRecord,
-    StandingsErrorCode,
-    round_robin_standings,
-    table_standings,
-)
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.standings.chain import SeriesRecord, StandingsErrorCode
+from tournaments.competitions.standings.stage import round_robin_standings
+from tournaments.competitions.standings.tables import table_standings
 from tournaments.models import Entry, Game, GameKind, GameResult, Player, Series, Stage, StageFormat
-from tournaments.services import stage_create
 
 
 def tournament_error_codes() -> list[TournamentErrorCode]:
-    """Every member of every ``TournamentErrorCode`` subclass of the pure modules (series.py,
-    standings.py and everything under formats/), found by importing them all."""
+    """Every member of every ``TournamentErrorCode`` subclass of the pure packages (series/,
+    standings/ and formats/), found by importing them all."""
     import_all(
-        ["tournaments.competitions.series", "tournaments.competitions.standings"],
-        [tournaments.competitions.formats],
+        packages=[
+            tournaments.competitions.formats,
+            tournaments.competitions.series,
+            tournaments.competitions.standings,
+        ]
     )
     return subclass_members(TournamentErrorCode)
 

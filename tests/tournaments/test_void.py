@@ -20,8 +20,8 @@ from snapleague.users import Account
 from tests.conftest import record_result
 from tests.conftest import snapszer_win as win
 from tournaments.competitions.results.values import VoidResult
+from tournaments.competitions.services import stage_standings_recompute
 from tournaments.models import GameResult, Player, Series, Stage, StandingRow
-from tournaments.services import stage_standings_recompute
 
 HU = {"HTTP_ACCEPT_LANGUAGE": "hu"}
 

@@ -21,7 +21,9 @@ from django.utils import timezone
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from tests.conftest import play_open_series, record_result, snapszer_win
 from tests.tournaments.webhook_receiver import Receiver
-from tournaments.competitions.stages import stage_advance, stage_create, stage_round_publish
+from tournaments.competitions.stages.advance import stage_advance
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.stages.publish import stage_round_publish
 from tournaments.integrations.webhooks import signing, targets
 from tournaments.integrations.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from tournaments.integrations.webhooks.schedule import retry_bounds, retry_delay

@@ -27,14 +27,15 @@ from snapleague.api_schema import refusals
 from snapleague.errors import ApplicationError
 from tournaments.access import require_organiser
 from tournaments.clubs import player_import, services
-from tournaments.models import Club, Player
-from tournaments.selectors import club_get_by_id, tournaments_visible
-from tournaments.services import (
+from tournaments.clubs.selectors import club_get_by_id
+from tournaments.clubs.services import (
     club_create,
     organiser_invitation_accept,
     organiser_invitation_create,
     player_create,
 )
+from tournaments.competitions.selectors.tournaments import tournaments_visible
+from tournaments.models import Club, Player
 
 
 class ClubOutputSerializer(serializers.ModelSerializer[Club]):

@@ -1,4 +1,5 @@
-"""Every write of people and their players: one transaction each, the checks inside (docs/people.md).
+"""Every write of clubs and people: a club and its organiser invitations, its players, and the claims
+that link a player to an account. One transaction each, the checks inside (docs/people.md).
 
 An organiser invites a person to claim one of the club's players (a signed link, once, until it
 expires); the person accepts signed in and the player becomes theirs; an organiser can unlink.
@@ -8,21 +9,30 @@ clear message, and by the database when two accept at once.
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
-from snapleague.users import AnyUser, signed_in
+from snapleague.users import Account, AnyUser, signed_in
 from tournaments.access import require_organiser
 from tournaments.audit import audit
 from tournaments.clubs.selectors import player_by_id
 from tournaments.clubs.signed_links import signed_row, signed_token
-from tournaments.models import AuditEntry, Player, PlayerClaim
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    OrganiserInvitation,
+    Player,
+    PlayerClaim,
+)
 
 CLAIM_SALT = "snapleague.player-claim"
 
@@ -211,3 +221,188 @@ def player_unlink(*, user: AnyUser, player_id: int) -> Player:
         account=account.get_username() if account is not None else "",
     )
     return player
+
+
+# --- Clubs, organiser invitations, players -------------------------------------------------------
+
+
+# Path segments under /clubs/ that are pages, not clubs.
+RESERVED_CLUB_SLUGS = frozenset({"new"})
+CLUB_SLUG_MAX = 50  # SlugField's length
+
+
+def _club_slug(name: str) -> str:
+    """A free slug from the name: "Hatvani Kártyaklub" -> "hatvani-kartyaklub", then "-2", "-3" ..."""
+    base = slugify(name)[: CLUB_SLUG_MAX - 4].strip("-") or "club"
+    if base in RESERVED_CLUB_SLUGS:
+        base = f"{base}-club"
+    slug, number = base, 2
+    while Club.objects.filter(slug=slug).exists():
+        slug, number = f"{base}-{number}", number + 1
+    return slug
+
+
+def _club_create_allowed(user: Account) -> None:
+    """At most ``CLUB_CREATE_PER_HOUR`` clubs per account per hour, counted in the database (the
+    clubs it created, ``Club.created_by``): every web process sees the same count, unlike a
+    per-process cache, and nothing else needs keeping. The account's row is locked first, so two
+    requests of one account at once are counted one after the other."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    limit = settings.CLUB_CREATE_PER_HOUR
+    window = timedelta(hours=1)
+    recent = list(
+        Club.objects.filter(created_by=user, created_at__gte=timezone.now() - window)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)[:limit]
+    )
+    if len(recent) >= limit:
+        wait = recent[-1] + window - timezone.now()
+        minutes = max(1, math.ceil(wait.total_seconds() / 60))
+        raise ApplicationError(
+            code="club_create_throttled",
+            status=429,
+            message=_(
+                "You have created %(count)s clubs in the last hour. You can create another in %(minutes)s minutes."
+            )
+            % {"count": limit, "minutes": minutes},
+            extra={"retry_after_s": max(1, math.ceil(wait.total_seconds()))},
+        )
+
+
+@transaction.atomic
+def club_create(*, user: AnyUser, name: str, slug: str | None = None) -> Club:
+    """A new club, organised by ``user``. The slug comes from the name unless given (the demo
+    data's "demo"). Raises PermissionDenied (not signed in), ApplicationError ``invalid`` (field
+    ``name`` / ``slug``) or ``club_create_throttled`` (429, ``extra.retry_after_s``)."""
+    if not signed_in(user):
+        raise PermissionDenied(code="not_signed_in", message=_("Log in to create a club."))
+    name = " ".join(name.split())
+    if not name:
+        raise ApplicationError(
+            code="invalid", message=_("A club needs a name."), fields={"name": [_("Required.")]}
+        )
+    if len(name) > 120:
+        raise ApplicationError(
+            code="invalid",
+            message=_("That name is too long."),
+            fields={"name": [_("At most 120 characters.")]},
+        )
+    _club_create_allowed(user)
+    if slug is not None and (slug in RESERVED_CLUB_SLUGS or Club.objects.filter(slug=slug).exists()):
+        raise ApplicationError(
+            code="invalid",
+            message=_("The address %(slug)s is taken.") % {"slug": slug},
+            fields={"slug": [_("Choose another.")]},
+        )
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():  # a savepoint: a clash on the slug is retried, not a 500
+                club = Club.objects.create(name=name, slug=slug or _club_slug(name), created_by=user)
+        except IntegrityError:
+            if slug is not None:
+                raise
+            continue
+        break
+    else:
+        raise ApplicationError(code="busy", message=_("Please try again."), status=409)
+    club.organisers.add(user)
+    return club
+
+
+INVITATION_SALT = "snapleague.organiser-invitation"
+
+
+def organiser_invitation_token(invitation: OrganiserInvitation) -> str:
+    """The link's token: the invitation's id, signed (it cannot be guessed or altered)."""
+    return signed_token("invitation", invitation.pk, salt=INVITATION_SALT)
+
+
+@transaction.atomic
+def organiser_invitation_create(*, user: AnyUser, club: Club) -> tuple[OrganiserInvitation, str]:
+    """An invitation to organise ``club`` and its token; valid once, for
+    ``ORGANISER_INVITATION_DAYS``. Raises PermissionDenied (not an organiser of the club)."""
+    require_organiser(user, club)
+    invitation = OrganiserInvitation.objects.create(
+        club=club,
+        created_by=user,
+        expires_at=timezone.now() + timedelta(days=settings.ORGANISER_INVITATION_DAYS),
+    )
+    return invitation, organiser_invitation_token(invitation)
+
+
+def organiser_invitation_get(*, token: str, lock: bool = False) -> OrganiserInvitation:
+    """The invitation the token names, when it can still be accepted. Raises ApplicationError
+    ``invitation_invalid`` (400: not a token of ours), ``invitation_expired`` (410) or
+    ``invitation_used`` (409)."""
+    invalid = ApplicationError(
+        code="invitation_invalid",
+        message=_(
+            "This invitation link is not valid. Check that it was copied whole, or ask an organiser "
+            "for a new one."
+        ),
+    )
+    invitation = signed_row(
+        token,
+        key="invitation",
+        salt=INVITATION_SALT,
+        queryset=OrganiserInvitation.objects.select_related("club"),
+        lock=lock,
+        invalid=invalid,
+    )
+    if invitation.accepted_at is not None:
+        raise ApplicationError(
+            code="invitation_used",
+            status=409,
+            message=_("This invitation has already been used. Ask an organiser of %(club)s for a new one.")
+            % {"club": invitation.club.name},
+        )
+    if invitation.expires_at <= timezone.now():
+        raise ApplicationError(
+            code="invitation_expired",
+            status=410,
+            message=_("This invitation expired on %(date)s. Ask an organiser of %(club)s for a new one.")
+            % {
+                "date": date_format(timezone.localtime(invitation.expires_at), "DATETIME_FORMAT"),
+                "club": invitation.club.name,
+            },
+        )
+    return invitation
+
+
+@transaction.atomic
+def organiser_invitation_accept(*, user: AnyUser, token: str) -> Club:
+    """``user`` becomes an organiser of the invitation's club, and the invitation is used up.
+    Someone who already organises the club is told so and leaves the invitation for another.
+    Raises PermissionDenied (not signed in), Conflict ``already_organiser`` or the refusals of
+    ``organiser_invitation_get``."""
+    if not signed_in(user):
+        raise PermissionDenied(code="not_signed_in", message=_("Log in to accept the invitation."))
+    invitation = organiser_invitation_get(token=token, lock=True)
+    club = invitation.club
+    if club.organisers.filter(pk=user.pk).exists():
+        raise Conflict(
+            code="already_organiser",
+            message=_("You already organise %(club)s.") % {"club": club.name},
+        )
+    club.organisers.add(user)
+    invitation.accepted_by = user
+    invitation.accepted_at = timezone.now()
+    invitation.save(update_fields=["accepted_by", "accepted_at"])
+    return club
+
+
+@transaction.atomic
+def player_create(*, user: AnyUser, club: Club, name: str, account: Account | None = None) -> Player:
+    require_organiser(user, club)
+    name = name.strip()
+    if not name:
+        raise ApplicationError(
+            code="invalid", message=_("A player needs a name."), fields={"name": [_("Required.")]}
+        )
+    if Player.objects.filter(club=club, name=name).exists():
+        raise ApplicationError(
+            code="duplicate_player",
+            message=_("%(club)s already has a player called %(name)s.") % {"club": club.name, "name": name},
+            fields={"name": [_("Choose another name.")]},
+        )
+    return Player.objects.create(club=club, name=name, user=account)

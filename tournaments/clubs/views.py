@@ -22,12 +22,13 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import selectors as tournament_selectors
-from tournaments import services as tournament_services
 from tournaments.access import user_is_organiser
+from tournaments.clubs import person_page as person_page_selectors
 from tournaments.clubs import player_import, selectors, services
 from tournaments.clubs.forms import ClubCreateForm
 from tournaments.competitions.forms.tournaments import TournamentCreateForm
+from tournaments.competitions.selectors import players as player_selectors
+from tournaments.competitions.selectors import tournaments as tournament_selectors_module
 from tournaments.competitions.table_sheets import qr_svg
 from tournaments.integrations import calendar as session_calendar
 from tournaments.nights import selectors as session_selectors
@@ -38,7 +39,9 @@ from tournaments.rankings.ratings.page import player_ratings_sections
 @login_required
 @require_GET
 def person_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/person.html", {"page": selectors.person_page_get(user=request.user)})
+    return render(
+        request, "tournaments/person.html", {"page": person_page_selectors.person_page_get(user=request.user)}
+    )
 
 
 @login_required
@@ -89,7 +92,7 @@ def player_unlink(request: HttpRequest, player_id: int) -> HttpResponse:
 
 @require_GET
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    page = tournament_selectors.club_page_get(user=request.user, slug=slug)
+    page = tournament_selectors_module.club_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm() if page.is_organiser else None
     return render(request, "tournaments/club.html", {"page": page, "form": form})
 
@@ -103,7 +106,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
         status = 400
         if form.is_valid():
             try:
-                club = tournament_services.club_create(user=request.user, name=form.cleaned_data["name"])
+                club = services.club_create(user=request.user, name=form.cleaned_data["name"])
             except ApplicationError as exc:
                 apply_service_error(form, exc)
                 status = exc.status
@@ -118,8 +121,8 @@ def club_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def club_invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
-    page = tournament_selectors.club_page_get(user=request.user, slug=slug)
-    invitation, token = tournament_services.organiser_invitation_create(user=request.user, club=page.club)
+    page = tournament_selectors_module.club_page_get(user=request.user, slug=slug)
+    invitation, token = services.organiser_invitation_create(user=request.user, club=page.club)
     context = {
         "page": page,
         "form": TournamentCreateForm(),
@@ -134,7 +137,7 @@ def club_invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
 def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Import players from CSV: upload (or paste), preview each row's verdict, then import the
     rows that are fine (docs/web.md, "Importing players")."""
-    page = tournament_selectors.club_manage_page_get(user=request.user, slug=slug)
+    page = tournament_selectors_module.club_manage_page_get(user=request.user, slug=slug)
     context: dict[str, Any] = {"page": page, "error": "", "text": ""}
     if request.method == "GET":
         return render(request, "tournaments/players_import.html", context)
@@ -172,10 +175,10 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     """The page an invitation link opens: who invites to what, and a button to accept (a GET
     changes nothing). Bad, expired and used links get the error page with what to do."""
     if request.method == "POST":
-        club = tournament_services.organiser_invitation_accept(user=request.user, token=token)
+        club = services.organiser_invitation_accept(user=request.user, token=token)
         messages.success(request, _("You now organise %(club)s.") % {"club": club.name})
         return redirect("tournaments:club", slug=club.slug)
-    invitation = tournament_services.organiser_invitation_get(token=token)
+    invitation = services.organiser_invitation_get(token=token)
     context = {"invitation": invitation, "already": user_is_organiser(request.user, invitation.club)}
     return render(request, "tournaments/invitation.html", context)
 
@@ -187,7 +190,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
 
 def player_context(request: HttpRequest, player_id: int) -> dict[str, Any]:
     """The player page's context (also behind its organiser forms: the claim link is shown on it)."""
-    page = tournament_selectors.player_page_get(user=request.user, player_id=player_id)
+    page = player_selectors.player_page_get(user=request.user, player_id=player_id)
     return {
         "page": page,
         "next_table": session_selectors.next_table_get(user=request.user, players=[page.player]),

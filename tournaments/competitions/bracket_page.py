@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournaments.competitions.bracket_svg import Box, BoxSeat, Column, Drawing, Section, bracket_drawing
+from tournaments.competitions.selectors.stages import StagePage
 from tournaments.models import Series, SeriesPhase
-from tournaments.selectors import StagePage
 
 
 def _section_of(series: Series, *, has_losers: bool) -> tuple[int, str]:

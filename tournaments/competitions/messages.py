@@ -1,6 +1,6 @@
 """Where the pure tournament modules' problems become messages people read.
 
-``tournaments/competitions/series.py``, ``standings.py`` and ``formats/`` refuse inputs with a stable code, an
+``tournaments/competitions/series/``, ``standings/`` and ``formats/`` refuse inputs with a stable code, an
 English message (logs, the shell) and ``extra`` values whose names each code declares
 (:class:`~tournaments.competitions.problems.TournamentErrorCode`). This module maps every code to a translated
 message for an organiser or referee, with the extras as named placeholders, and is the only place
@@ -24,7 +24,7 @@ from games.engine_messages import LOCATIONS, display_value, one_of
 from tournaments.competitions.formats.base import FormatErrorCode
 from tournaments.competitions.formats.round_robin import PairingErrorCode
 from tournaments.competitions.problems import TournamentErrorCode, TournamentInputError
-from tournaments.competitions.series import (
+from tournaments.competitions.series.values import (
     PER_SEAT_EXTRAS,
     SEAT_EXTRAS,
     DecidedBy,
@@ -32,7 +32,7 @@ from tournaments.competitions.series import (
     SeriesErrorCode,
     SeriesProblem,
 )
-from tournaments.competitions.standings import StandingsErrorCode
+from tournaments.competitions.standings.chain import StandingsErrorCode
 
 logger = logging.getLogger(__name__)
 

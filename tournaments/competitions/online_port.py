@@ -15,9 +15,9 @@ from tournaments.access import user_is_organiser
 from tournaments.competitions.results.selectors import result_target_get
 from tournaments.competitions.results.services import EngineSource, result_record
 from tournaments.competitions.results.values import result_from_engine
-from tournaments.competitions.stages import series_forfeit_absent
+from tournaments.competitions.selectors.tournaments import games_visible, series_visible
+from tournaments.competitions.stages.withdrawals import series_forfeit_absent
 from tournaments.models import Player, Series
-from tournaments.selectors import games_visible, series_visible
 
 
 class CompetitionsPort:

@@ -1,6 +1,6 @@
 """Between the database and the pure modules: stored results in, plain values out.
 
-Stored results name players; ``series.py`` and ``standings.py`` speak of seats. This module is the
+Stored results name players; ``series/`` and ``standings/`` speak of seats. This module is the
 one place that maps between the two, so the pure modules stay free of Django.
 """
 
@@ -17,8 +17,6 @@ from games.engine.errors import InvalidRules, Problem
 from games.engine.sixtysix import rules_from_options
 from games.engine.snap.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.engine.snap.rules import rules_from_options as snap_rules_from_options
-from tournaments.competitions import series as pure_series
-from tournaments.competitions import standings as pure_standings
 from tournaments.competitions.results.values import (
     PlayedResult,
     ResultValue,
@@ -26,6 +24,9 @@ from tournaments.competitions.results.values import (
     VoidResult,
     stored_outcome,
 )
+from tournaments.competitions.series import fold as series_fold
+from tournaments.competitions.series import values as series_values
+from tournaments.competitions.standings import chain as standings_chain
 from tournaments.models import Entry, GameKind, GameResult, Player, Round, Series, SeriesSeat, Stage
 
 
@@ -38,7 +39,7 @@ class SeriesInconsistent(ValueError):
     """
 
     def __init__(
-        self, error: pure_series.SeriesError, *, seat_names: tuple[str, ...], player_names: dict[str, str]
+        self, error: series_values.SeriesError, *, seat_names: tuple[str, ...], player_names: dict[str, str]
     ) -> None:
         game = f" (game {error.game_index + 1})" if error.game_index is not None else ""
         super().__init__(f"{error.message}{game}")
@@ -49,7 +50,7 @@ class SeriesInconsistent(ValueError):
 
 @dataclass(frozen=True)
 class SeriesView:
-    status: pure_series.SeriesStatus
+    status: series_values.SeriesStatus
     player_ids: tuple[int, ...]  # by seat
 
     @property
@@ -58,7 +59,7 @@ class SeriesView:
 
     @property
     def next_is_sudden_death(self) -> bool:
-        return self.status.due in (pure_series.Due.SUDDEN_DEATH, pure_series.Due.SUDDEN_DEATH_REPLAY)
+        return self.status.due in (series_values.Due.SUDDEN_DEATH, series_values.Due.SUDDEN_DEATH_REPLAY)
 
     @property
     def next_player_ids(self) -> tuple[int, ...]:
@@ -84,10 +85,10 @@ def series_games(confirmed: Iterable[GameResult]) -> dict[int, SeriesGame]:
 
 def game_outcome(
     value: PlayedResult, player_ids: tuple[int, ...], *, sudden_death: bool
-) -> pure_series.GameOutcome:
-    """A result as series.py's outcome, indexed by the series' seats: placings, and the wrong calls
+) -> series_values.GameOutcome:
+    """A result as series/'s outcome, indexed by the series' seats: placings, and the wrong calls
     (Snap, S42) or game points (Snapszer) of the players who played."""
-    return pure_series.GameOutcome.from_players(
+    return series_values.GameOutcome.from_players(
         player_ids,
         value.placings,
         sudden_death=sudden_death,
@@ -128,7 +129,7 @@ def _series_fold(
 ) -> tuple[SeriesView, list[int]]:
     player_ids = series_player_ids(series)
     kind = GameKind(series.stage.tournament.game)
-    length = pure_series.series_length(series.format)
+    length = series_values.series_length(series.format)
     played = [
         (number, value, game.sudden_death)
         for number, game in sorted(confirmed.items())
@@ -141,20 +142,20 @@ def _series_fold(
         ]
         count = len(outcomes)
         if leave_out_after_decision:
-            count = pure_series.series_games_counted(
+            count = series_fold.series_games_counted(
                 length, len(player_ids), outcomes, game=kind, seed=series.seed
             )
-        status = pure_series.series_status(
+        status = series_fold.series_status(
             length, len(player_ids), outcomes[:count], game=kind, seed=series.seed
         )
-    except pure_series.SeriesError as exc:
+    except series_values.SeriesError as exc:
         names = _player_names(exc, player_ids)
         seat_names = tuple(names.get(str(pid), f"#{pid}") for pid in player_ids)
         raise SeriesInconsistent(exc, seat_names=seat_names, player_names=names) from exc
     return SeriesView(status=status, player_ids=player_ids), numbers[count:]
 
 
-def _player_names(error: pure_series.SeriesError, player_ids: tuple[int, ...]) -> dict[str, str]:
+def _player_names(error: series_values.SeriesError, player_ids: tuple[int, ...]) -> dict[str, str]:
     """Names by player id (as a string) of the seated players and of any player the error names."""
     wanted = set(player_ids)
     for problem in error.problems:
@@ -196,7 +197,7 @@ class StandingLine:
     separated_by: str
 
 
-def standing_lines(standings: pure_standings.Standings, group: int) -> list[StandingLine]:
+def standing_lines(standings: standings_chain.Standings, group: int) -> list[StandingLine]:
     """A pure ``Standings`` as the lines a stage stores (values with series played, open, byes)."""
     lines = []
     for position, row in enumerate(standings.rows, start=1):
@@ -246,7 +247,7 @@ def _stage_standings(stage: Stage) -> list[StandingLine]:
     from tournaments.competitions.formats.registry import format_for
 
     game = GameKind(stage.tournament.game)
-    records: list[tuple[int, pure_standings.SeriesRecord]] = []
+    records: list[tuple[int, standings_chain.SeriesRecord]] = []
     # Plain rows, not model instances: a 1,024-player Swiss has thousands of series and results
     # (docs/benchmarks.md "Standings of a whole stage").
     games_by_series: dict[int, list[tuple[bool, StoredOutcome]]] = {}
@@ -277,11 +278,11 @@ def _stage_standings(stage: Stage) -> list[StandingLine]:
         records.append(
             (
                 table,
-                pure_standings.SeriesRecord(
+                standings_chain.SeriesRecord(
                     seats=player_ids,
-                    length=pure_series.series_length(series_format),
+                    length=series_values.series_length(series_format),
                     games=tuple(
-                        pure_series.GameOutcome.from_players(
+                        series_values.GameOutcome.from_players(
                             player_ids,
                             outcome.placings,
                             sudden_death=sudden_death,

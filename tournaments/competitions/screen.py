@@ -25,14 +25,10 @@ from django.utils.translation import gettext as _
 
 from snapleague.users import AnyUser
 from tournaments.competitions.bracket_page import stage_drawing
+from tournaments.competitions.selectors.stages import series_scores, stage_page_get
+from tournaments.competitions.selectors.standings import StandingsPage, stage_standings_page_get
+from tournaments.competitions.selectors.tournaments import tournament_get
 from tournaments.models import Player, Round, Series, SeriesSeat, Session, Stage, StandingRow, Tournament
-from tournaments.selectors import (
-    StandingsPage,
-    series_scores,
-    stage_page_get,
-    stage_standings_page_get,
-    tournament_get,
-)
 
 DEFAULT_SECONDS = 15
 MIN_SECONDS = 5

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import segno
 from django.utils.safestring import SafeString, mark_safe
 
-from tournaments.competitions import series as pure_series
+from tournaments.competitions.series import values as series_values
 from tournaments.models import Series
 
 PAPERS = ("a4", "letter")
@@ -34,9 +34,9 @@ def qr_svg(url: str, *, title: str) -> SafeString:
 def game_lines(series: Series) -> int:
     """How many games the series can need (best of N: N; first to K between n players: n(K−1)+1),
     for the lines the referee fills in; a sudden death gets one more."""
-    length = pure_series.series_length(series.format)
+    length = series_values.series_length(series.format)
     seats = max(2, series.seat_count or 2)
-    if length.kind == pure_series.SeriesKind.BEST_OF:
+    if length.kind == series_values.SeriesKind.BEST_OF:
         return length.number
     return seats * (length.number - 1) + 1
 

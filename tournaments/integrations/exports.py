@@ -18,16 +18,15 @@ from django.utils.translation import gettext as _
 
 from snapleague.users import AnyUser
 from tournaments.competitions.results.values import stored_outcome
+from tournaments.competitions.selectors.standings import (
+    StandingsPage,
+    stage_standings_page_get,
+    standings_body,
+)
+from tournaments.competitions.selectors.tournaments import stages_visible, tournament_get
 from tournaments.models import GameResult, Ladder, Round, Series, Tournament
 from tournaments.rankings.ladder.selectors import ladder_by_id, open_challenges, rungs_list
 from tournaments.rankings.seasons.selectors import SeasonPage, season_page_get
-from tournaments.selectors import (
-    StandingsPage,
-    stage_standings_page_get,
-    stages_visible,
-    standings_body,
-    tournament_get,
-)
 from tournaments.templatetags.league import season_separated_by, tiebreak_long, tiebreak_value
 
 EXPORT_FORMAT = "snapleague.tournament"

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from django.db.models import Count
 
 from snapleague.users import AnyUser
+from tournaments.competitions.selectors.tournaments import series_get, stage_get
 from tournaments.live.topics import Topic, TopicKind
 from tournaments.models import GameResult, Stage
-from tournaments.selectors import series_get, stage_get
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """What a live page follows: a topic names one versioned thing, ``stage:<id>`` or ``series:<id>``.
 
 Pure: no Django. A topic's version is the one the page's fragment shows in ``data-version`` and its
-version endpoint answers (``tournaments/selectors.py``): ``results_version.standings_version`` for a
+version endpoint answers (``tournaments/competitions/selectors/``): ``results_version.standings_version`` for a
 stage, the number of result versions for a series.
 """
 

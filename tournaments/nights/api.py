@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from snapleague.api_inputs import MAX_ID, validated_input
 from snapleague.api_schema import refusals
-from tournaments import selectors as tournament_selectors
+from tournaments.competitions.selectors import tournaments as tournament_selectors_module
 from tournaments.integrations import calendar
 from tournaments.models import CheckIn, Round, Session, Station
 from tournaments.nights import selectors, services
@@ -107,7 +107,9 @@ class TournamentSessionsApi(APIView):
         responses={200: SessionOutputSerializer(many=True), **refusals(s404="tournament_not_found")}
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+        tournament = tournament_selectors_module.tournament_get(
+            user=request.user, tournament_id=tournament_id
+        )
         sessions = selectors.tournament_sessions_list(tournament=tournament)
         return Response(SessionOutputSerializer(sessions, many=True).data)
 
@@ -123,7 +125,7 @@ class TournamentSessionsApi(APIView):
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_selectors.tournament_manage_get(
+        tournament = tournament_selectors_module.tournament_manage_get(
             user=request.user, tournament_id=tournament_id
         )
         data = validated_input(self.InputSerializer, request)

@@ -13,9 +13,11 @@ from snapleague.errors import NotFound, PermissionDenied
 from snapleague.users import AnyUser, signed_in
 from tournaments.access import require_organiser, require_recorder, user_can_record
 from tournaments.competitions import screen
+from tournaments.competitions.selectors.stages import series_scores
+from tournaments.competitions.selectors.tournaments import Roles, roles_get, tournaments_visible
 from tournaments.models import AuditEntry, CheckIn, Entry, Player, Round, Series, Session, Station, Tournament
 from tournaments.nights import planning
-from tournaments.selectors import Roles, roles_get, row_by_id, series_scores, tournaments_visible
+from tournaments.rows import row_by_id
 
 
 def session_by_id(*, session_id: int, lock: bool = False) -> Session:

@@ -2,7 +2,7 @@
 
 Each service is one transaction with its permission check inside (``tournaments/access.py``) and
 an audit entry (``tournaments/audit.py``). Closing check-in records the no-shows through the
-stages' own forfeit (``stages.series_forfeit_no_show``), under each stage's row lock, after the
+stages' own forfeit (``stages_withdrawals.series_forfeit_no_show``), under each stage's row lock, after the
 session's: a result (stage lock only) can never wait on a close that waits on it.
 """
 
@@ -21,7 +21,8 @@ from snapleague.errors import ApplicationError, Conflict, PermissionDenied
 from snapleague.users import AnyUser, signed_in
 from tournaments.access import require_organiser, user_can_record
 from tournaments.audit import audit
-from tournaments.competitions import stages
+from tournaments.competitions.selectors.tournaments import series_by_id, stage_by_id
+from tournaments.competitions.stages import withdrawals as stages_withdrawals
 from tournaments.models import (
     AuditEntry,
     CheckIn,
@@ -36,7 +37,6 @@ from tournaments.models import (
 )
 from tournaments.nights import planning
 from tournaments.nights.selectors import session_by_id, session_stations
-from tournaments.selectors import series_by_id, stage_by_id
 
 NAME_MAX = 120
 VENUE_MAX = 200
@@ -206,7 +206,7 @@ def _round_schedule(*, user: AnyUser | None, session: Session, round_: Round, wh
 
 
 def rounds_schedule_published(*, round_ids: Sequence[int]) -> list[Round]:
-    """Schedule rounds just published (``stages._publish``, after its commit: the organiser's
+    """Schedule rounds just published (``stages/publish.py``, after its commit: the organiser's
     publish and the stage task's alike) into the tournament's sessions that plan rounds, in round
     order: each into the earliest session with room not earlier than the session of the previous
     round of its stage (the latest earlier round that is scheduled) (``planning.session_for_round``), at the session's start or an hour after
@@ -490,7 +490,7 @@ def session_check_in_close(*, user: AnyUser, session_id: int) -> CloseReport:
         stage = stage_by_id(stage_id=series.stage_id)  # fresh results_version: each forfeit raises it
         try:
             with transaction.atomic():
-                decided = stages.series_forfeit_no_show(
+                decided = stages_withdrawals.series_forfeit_no_show(
                     user=user,
                     stage=stage,
                     series_id=series.pk,
@@ -532,7 +532,7 @@ class ReopenReport:
 @transaction.atomic
 def session_check_in_reopen(*, user: AnyUser, session_id: int) -> ReopenReport:
     """Reopen a closed check-in (a player walked in late): every no-show forfeit the close recorded
-    is taken back (``stages.series_no_show_withdraw``: the series is to be played, the stage task
+    is taken back (``stages_withdrawals.series_no_show_withdraw``: the series is to be played, the stage task
     runs on commit) unless the tournament has moved on from it (a round paired from its result, the
     stage finished, the series changed since): those are kept and listed. Check-ins stay; players
     may check in again, and closing again works as the first time. Locks as the close does: the
@@ -558,7 +558,7 @@ def session_check_in_reopen(*, user: AnyUser, session_id: int) -> ReopenReport:
         stage = stage_by_id(stage_id=series.stage_id)  # fresh results_version: each withdrawal raises it
         try:
             with transaction.atomic():
-                stages.series_no_show_withdraw(
+                stages_withdrawals.series_no_show_withdraw(
                     user=user, stage=stage, series_id=series.pk, session_id=session.pk
                 )
         except ApplicationError as exc:

@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import selectors as tournament_selectors
+from tournaments.competitions.selectors import tournaments as tournament_selectors_module
 from tournaments.competitions.views.screen import screen_response
 from tournaments.competitions.views.tournaments import tournament_form_failed
 from tournaments.nights import selectors, services
@@ -62,7 +62,9 @@ def _back(request: HttpRequest, fallback: str) -> HttpResponse:
 @login_required
 @require_POST
 def session_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = tournament_selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+    tournament = tournament_selectors_module.tournament_manage_get(
+        user=request.user, tournament_id=tournament_id
+    )
     form = SessionCreateForm(request.POST)
     if form.is_valid():
         try:
@@ -311,7 +313,7 @@ def session_stations(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def series_station(request: HttpRequest, series_id: int) -> HttpResponse:
-    series = tournament_selectors.series_manage_get(user=request.user, series_id=series_id)
+    series = tournament_selectors_module.series_manage_get(user=request.user, series_id=series_id)
     raw = request.POST.get("station", "")
     try:
         station_id = int(raw) if raw else None

@@ -14,13 +14,9 @@ import pytest
 from games.models import GameLogEntry, GameSnapshot, OnlineGame
 from snapleague.chromium import CHROMIUM
 from tests.tournaments.test_browser import PHONE, _watch, signed_in_page
+from tournaments.competitions.services import stage_rounds_generate, tournament_create, tournament_players_add
+from tournaments.competitions.stages.create import stage_create
 from tournaments.models import GameKind, GameResult, Player, Series, SeriesFormat, StageFormat
-from tournaments.services import (
-    stage_create,
-    stage_rounds_generate,
-    tournament_create,
-    tournament_players_add,
-)
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SHOTS = "var/screenshots"

@@ -17,15 +17,10 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from games.engine.protocol import GameKind
-from tournaments.competitions.formats.base import (
-    FormatError,
-    PlannedSeries,
-    SeriesResult,
-    StageState,
-    rounds_to_json,
-)
+from tournaments.competitions.formats.base import FormatError, PlannedSeries, SeriesResult, StageState
 from tournaments.competitions.formats.registry import FORMATS
 from tournaments.competitions.formats.round_robin import PairingError, PlayerId
+from tournaments.competitions.formats.stored import rounds_to_json
 
 DRAWS = {"swiss", "swiss_tables", "groups_playoff"}  # formats whose (group) series may be drawn
 

@@ -20,8 +20,9 @@ from tournaments.competitions.formats.base import (
 from tournaments.competitions.formats.registry import FORMATS, format_for
 from tournaments.competitions.formats.round_robin import PlayerId
 from tournaments.competitions.problems import TournamentErrorCode, TournamentInputError
-from tournaments.competitions.series import BEST_OF_3
-from tournaments.competitions.standings import SeriesRecord, StandingsErrorCode, Tiebreak, stage_standings
+from tournaments.competitions.series.values import BEST_OF_3
+from tournaments.competitions.standings.chain import SeriesRecord, StandingsErrorCode, Tiebreak
+from tournaments.competitions.standings.stage import stage_standings
 
 SNAP, SNAPSZER = GameKind.SNAP, GameKind.SNAPSZER
 

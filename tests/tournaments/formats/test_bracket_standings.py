@@ -16,8 +16,9 @@ from tests.tournaments.formats.examples import SNAP, decide, play_out, publish, 
 from tournaments.competitions.formats.base import FormatKey, Phase, PlannedSeries, StageState
 from tournaments.competitions.formats.registry import FORMATS
 from tournaments.competitions.formats.round_robin import PlayerId
-from tournaments.competitions.series import BEST_OF_3, GameOutcome
-from tournaments.competitions.standings import FinishHow, SeriesRecord, Standings, Tiebreak, stage_standings
+from tournaments.competitions.series.values import BEST_OF_3, GameOutcome
+from tournaments.competitions.standings.chain import FinishHow, SeriesRecord, Standings, Tiebreak
+from tournaments.competitions.standings.stage import stage_standings
 
 K = FormatKey
 

@@ -17,8 +17,6 @@ from tournaments.competitions.formats.base import (
     Phase,
     PlannedSeries,
     Slot,
-    rounds_from_json,
-    rounds_to_json,
 )
 from tournaments.competitions.formats.bracket import (
     FromSeries,
@@ -30,7 +28,8 @@ from tournaments.competitions.formats.groups import group_label, playoff_seeds
 from tournaments.competitions.formats.registry import FORMATS, format_for
 from tournaments.competitions.formats.round_robin import round_robin_schedule, seeded_order, snap_tables
 from tournaments.competitions.formats.seeding import bracket_order, drop_orderings, snake
-from tournaments.competitions.standings import Tiebreak, default_chain
+from tournaments.competitions.formats.stored import rounds_from_json, rounds_to_json
+from tournaments.competitions.standings.chain import Tiebreak, default_chain
 
 K = FormatKey
 

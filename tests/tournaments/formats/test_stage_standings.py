@@ -17,8 +17,9 @@ from games.engine.protocol import GameKind
 from tournaments.competitions.formats.base import FormatKey
 from tournaments.competitions.formats.registry import FORMATS
 from tournaments.competitions.formats.round_robin import PlayerId, round_robin_schedule
-from tournaments.competitions.series import BEST_OF_3, GameOutcome, series_status
-from tournaments.competitions.standings import (
+from tournaments.competitions.series.fold import series_status
+from tournaments.competitions.series.values import BEST_OF_3, GameOutcome
+from tournaments.competitions.standings.chain import (
     ByeScore,
     SeriesRecord,
     Standings,
@@ -26,12 +27,11 @@ from tournaments.competitions.standings import (
     StandingsErrorCode,
     Tiebreak,
     TiebreakValue,
-    _rank,
     coin_flip_value,
     default_chain,
-    round_robin_standings,
-    stage_standings,
 )
+from tournaments.competitions.standings.chain import ranked_standings as _rank
+from tournaments.competitions.standings.stage import round_robin_standings, stage_standings
 
 T = Tiebreak
 SNAP, SNAPSZER = GameKind.SNAP, GameKind.SNAPSZER

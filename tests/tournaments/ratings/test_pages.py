@@ -11,7 +11,8 @@ from rest_framework.test import APIClient
 
 from snapleague.users import Account
 from tests.tournaments.ratings.test_services import _build, _enter
-from tournaments.competitions.stages import stage_create, stage_round_publish
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.stages.publish import stage_round_publish
 from tournaments.models import Entry, GameKind, Player, PlayerRating, StageFormat, Tournament
 from tournaments.rankings.ratings.plot import PlotPoint, rating_plot_svg
 

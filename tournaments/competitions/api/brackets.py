@@ -11,8 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from snapleague.api_schema import refusals
-from tournaments import selectors
 from tournaments.competitions.api.series import seats_field
+from tournaments.competitions.selectors import stages as stage_selectors
 from tournaments.models import BracketSlot
 
 
@@ -70,5 +70,5 @@ class StageBracketApi(APIView):
 
     @extend_schema(responses={200: StageBracketOutputSerializer, **refusals(s404="stage_not_found")})
     def get(self, request: Request, stage_id: int) -> Response:
-        bracket = selectors.stage_bracket_get(user=request.user, stage_id=stage_id)
+        bracket = stage_selectors.stage_bracket_get(user=request.user, stage_id=stage_id)
         return Response(StageBracketOutputSerializer(bracket).data)

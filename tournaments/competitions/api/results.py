@@ -17,11 +17,11 @@ from rest_framework.views import APIView
 
 from games.engine.sixtysix import Reason
 from snapleague.api_inputs import MAX_NUMBER
-from tournaments import selectors
 from tournaments.competitions.results.payload import SNAP_ENDINGS, ResultInvalid, result_payload
 from tournaments.competitions.results.selectors import ResultTarget, result_target_get
 from tournaments.competitions.results.services import UserSource, result_record
 from tournaments.competitions.results.values import PlayedResult
+from tournaments.competitions.selectors import tournaments as tournament_selectors
 from tournaments.models import Game, GameResult
 
 _PER_PLAYER = {
@@ -224,7 +224,7 @@ class ResultCreateApi(APIView):
     def post(self, request: Request, series_id: int) -> Response:
         # Who may record is decided before the body is read (a refusal does not depend on it); the
         # result is read against the game it is for, before anything is locked or stored.
-        selectors.series_record_get(user=request.user, series_id=series_id)
+        tournament_selectors.series_record_get(user=request.user, series_id=series_id)
         target = result_target_get(
             user=request.user, series_id=series_id, game_number=_game_number(request.data)
         )
@@ -299,7 +299,7 @@ class GameListApi(ListAPIView[Game]):
     def get_queryset(self) -> QuerySet[Game]:
         current = GameResult.objects.filter(confirmed=True).select_related("recorded_by")
         return (
-            selectors.games_visible(user=self.request.user)
+            tournament_selectors.games_visible(user=self.request.user)
             .prefetch_related(Prefetch("results", queryset=current, to_attr="current_results"))
             .order_by("series_id", "number")
         )
@@ -321,7 +321,7 @@ class ResultListApi(ListAPIView[GameResult]):
 
     def get_queryset(self) -> QuerySet[GameResult]:
         return (
-            selectors.results_visible(user=self.request.user)
+            tournament_selectors.results_visible(user=self.request.user)
             .select_related("game__series")
             .order_by("game__series_id", "game__number", "version")
         )

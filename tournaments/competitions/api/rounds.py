@@ -15,9 +15,10 @@ from rest_framework.views import APIView
 
 from snapleague.api_inputs import MAX_NUMBER, validated_input
 from snapleague.api_schema import refusals
-from tournaments import selectors
-from tournaments.competitions import stages
 from tournaments.competitions.api.series import SeriesOutputSerializer
+from tournaments.competitions.selectors import stages as stage_selectors
+from tournaments.competitions.selectors import tournaments as tournament_selectors
+from tournaments.competitions.stages import publish as stages_publish
 from tournaments.models import Round, Series
 
 
@@ -68,9 +69,11 @@ class StageRoundsPublishApi(APIView):
         },
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
+        stage = stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
         data = validated_input(self.InputSerializer, request)
-        rounds = stages.stage_round_publish(user=request.user, stage_id=stage.pk, round_number=data["round"])
+        rounds = stages_publish.stage_round_publish(
+            user=request.user, stage_id=stage.pk, round_number=data["round"]
+        )
         published = (
             Round.objects.filter(pk__in=[r.pk for r in rounds])
             .prefetch_related(
@@ -93,4 +96,4 @@ class RoundListApi(ListAPIView[Round]):
     filterset_fields = {"stage": ["exact"], "stage__tournament": ["exact"], "number": ["exact"]}
 
     def get_queryset(self) -> QuerySet[Round]:
-        return selectors.rounds_visible(user=self.request.user).order_by("stage_id", "number")
+        return tournament_selectors.rounds_visible(user=self.request.user).order_by("stage_id", "number")

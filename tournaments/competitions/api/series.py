@@ -16,10 +16,10 @@ from rest_framework.views import APIView
 
 from snapleague.api_inputs import MAX_ID, validated_input
 from snapleague.api_schema import refusals
-from tournaments import selectors
-from tournaments.competitions import stages
+from tournaments.competitions.selectors import tournaments as tournament_selectors
+from tournaments.competitions.selectors.tournaments import series_visible
+from tournaments.competitions.stages import withdrawals as stages_withdrawals
 from tournaments.models import Series
-from tournaments.selectors import series_visible
 
 
 class SeriesSeatOutputSerializer(serializers.Serializer[Any]):
@@ -141,16 +141,20 @@ class SeriesForfeitApi(APIView):
         },
     )
     def post(self, request: Request, series_id: int) -> Response:
-        series = selectors.series_manage_get(user=request.user, series_id=series_id)  # before the body
+        series = tournament_selectors.series_manage_get(
+            user=request.user, series_id=series_id
+        )  # before the body
         data = validated_input(self.InputSerializer, request)
-        stages.series_forfeit(
+        stages_withdrawals.series_forfeit(
             user=request.user,
             series_id=series.pk,
             player_ids=data["players"],
             reason=data["reason"],
         )
         return Response(
-            SeriesOutputSerializer(selectors.series_get(user=request.user, series_id=series.pk)).data,
+            SeriesOutputSerializer(
+                tournament_selectors.series_get(user=request.user, series_id=series.pk)
+            ).data,
             status=status.HTTP_201_CREATED,
         )
 
@@ -159,5 +163,7 @@ class SeriesDetailApi(APIView):
     @extend_schema(responses=SeriesOutputSerializer)
     def get(self, request: Request, series_id: int) -> Response:
         return Response(
-            SeriesOutputSerializer(selectors.series_get(user=request.user, series_id=series_id)).data
+            SeriesOutputSerializer(
+                tournament_selectors.series_get(user=request.user, series_id=series_id)
+            ).data
         )

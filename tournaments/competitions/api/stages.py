@@ -16,11 +16,14 @@ from rest_framework.views import APIView
 
 from snapleague.api_inputs import MAX_ID, MAX_NUMBER, validated_input
 from snapleague.api_schema import refusals
-from tournaments import selectors
-from tournaments.competitions import stages
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.selectors import stages as stage_selectors
+from tournaments.competitions.selectors import tournaments as tournament_selectors
+from tournaments.competitions.selectors.tournaments import stage_get
+from tournaments.competitions.stages import create as stages_create
+from tournaments.competitions.stages import publish as stages_publish
+from tournaments.competitions.stages import withdrawals as stages_withdrawals
+from tournaments.competitions.standings.chain import Tiebreak
 from tournaments.models import Stage, StageFormat, Withdrawal
-from tournaments.selectors import stage_get
 
 
 class StageOutputSerializer(serializers.ModelSerializer[Stage]):
@@ -168,7 +171,7 @@ class StageListCreateApi(ListAPIView[Stage]):
             ref_name = "StageCreateInput"
 
     def get_queryset(self) -> QuerySet[Stage]:
-        return selectors.stages_visible(user=self.request.user).order_by("tournament_id", "order")
+        return tournament_selectors.stages_visible(user=self.request.user).order_by("tournament_id", "order")
 
     @extend_schema(
         request=InputSerializer,
@@ -185,8 +188,10 @@ class StageListCreateApi(ListAPIView[Stage]):
     )
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request)
-        tournament = selectors.tournament_get(user=request.user, tournament_id=data.pop("tournament"))
-        stage = stages.stage_create(user=request.user, tournament=tournament, **data)
+        tournament = tournament_selectors.tournament_get(
+            user=request.user, tournament_id=data.pop("tournament")
+        )
+        stage = stages_create.stage_create(user=request.user, tournament=tournament, **data)
         return Response(StageOutputSerializer(stage).data, status=status.HTTP_201_CREATED)
 
 
@@ -217,12 +222,12 @@ class StagePreviewOutputSerializer(serializers.Serializer[Any]):
         help_text="Why nothing can be paired now (translated); empty when rows are given."
     )
 
-    def get_rounds(self, preview: stages.Preview) -> list[int]:
+    def get_rounds(self, preview: stages_publish.Preview) -> list[int]:
         return [r.number for r in preview.rounds]
 
     @extend_schema_field(PreviewRowOutputSerializer(many=True))
-    def get_rows(self, preview: stages.Preview) -> list[dict[str, Any]]:
-        return list(PreviewRowOutputSerializer(stages.preview_rows(preview), many=True).data)
+    def get_rows(self, preview: stages_publish.Preview) -> list[dict[str, Any]]:
+        return list(PreviewRowOutputSerializer(stages_publish.preview_rows(preview), many=True).data)
 
 
 class StagePreviewApi(APIView):
@@ -237,7 +242,7 @@ class StagePreviewApi(APIView):
     )
     def get(self, request: Request, stage_id: int) -> Response:
         stage = stage_get(user=request.user, stage_id=stage_id)
-        preview = stages.stage_preview(user=request.user, stage_id=stage.pk)
+        preview = stages_publish.stage_preview(user=request.user, stage_id=stage.pk)
         return Response(StagePreviewOutputSerializer(preview).data)
 
 
@@ -273,7 +278,7 @@ class StageWithdrawalsApi(APIView):
     @extend_schema(responses={200: WithdrawalOutputSerializer(many=True), **refusals(s404="stage_not_found")})
     def get(self, request: Request, stage_id: int) -> Response:
         stage = stage_get(user=request.user, stage_id=stage_id)
-        withdrawals = selectors.stage_withdrawals_list(stage=stage)
+        withdrawals = stage_selectors.stage_withdrawals_list(stage=stage)
         return Response(WithdrawalOutputSerializer(withdrawals, many=True).data)
 
     @extend_schema(
@@ -289,9 +294,9 @@ class StageWithdrawalsApi(APIView):
         },
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
+        stage = stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # before the body
         data = validated_input(self.InputSerializer, request)
-        withdrawal = stages.stage_withdraw(
+        withdrawal = stages_withdrawals.stage_withdraw(
             user=request.user,
             stage_id=stage.pk,
             player_id=data["player"],

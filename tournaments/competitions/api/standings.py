@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import selectors
+from tournaments.competitions.selectors import standings as standings_selectors
 
 
 class StandingRowOutputSerializer(serializers.Serializer[Any]):
@@ -79,5 +79,5 @@ class StageStandingsApi(APIView):
 
     @extend_schema(responses=StandingsOutputSerializer)
     def get(self, request: Request, stage_id: int) -> Response:
-        page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
-        return Response(StandingsOutputSerializer(selectors.standings_body(page)).data)
+        page = standings_selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+        return Response(StandingsOutputSerializer(standings_selectors.standings_body(page)).data)

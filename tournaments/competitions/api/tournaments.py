@@ -13,7 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from snapleague.api_inputs import MAX_ID, validated_input
-from tournaments import selectors, services
+from tournaments.clubs import selectors as club_selectors
+from tournaments.competitions import services as competition_services
+from tournaments.competitions.selectors import tournaments as tournament_selectors
 from tournaments.models import Tournament
 
 
@@ -59,20 +61,20 @@ class TournamentListCreateApi(ListAPIView[Tournament]):
             ref_name = "TournamentCreateInput"
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        return selectors.tournaments_visible(user=self.request.user).prefetch_related("entries")
+        return tournament_selectors.tournaments_visible(user=self.request.user).prefetch_related("entries")
 
     @extend_schema(request=InputSerializer, responses={201: TournamentOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request)
-        club = selectors.club_get_by_id(club_id=data.pop("club"))
-        tournament = services.tournament_create(user=request.user, club=club, **data)
+        club = club_selectors.club_get_by_id(club_id=data.pop("club"))
+        tournament = competition_services.tournament_create(user=request.user, club=club, **data)
         return Response(TournamentOutputSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
 class TournamentDetailApi(APIView):
     @extend_schema(responses=TournamentOutputSerializer)
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = selectors.tournament_get(user=request.user, tournament_id=tournament_id)
+        tournament = tournament_selectors.tournament_get(user=request.user, tournament_id=tournament_id)
         return Response(TournamentOutputSerializer(tournament).data)
 
 
@@ -88,8 +90,10 @@ class TournamentPlayersAddApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: TournamentOutputSerializer})
     def post(self, request: Request, tournament_id: int) -> Response:
         # Who may is decided before the body is read (a refusal does not depend on it).
-        tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+        tournament = tournament_selectors.tournament_manage_get(
+            user=request.user, tournament_id=tournament_id
+        )
         data = validated_input(self.InputSerializer, request)
-        players = selectors.players_by_ids(player_ids=data["players"])
-        services.tournament_players_add(user=request.user, tournament=tournament, players=players)
+        players = club_selectors.players_by_ids(player_ids=data["players"])
+        competition_services.tournament_players_add(user=request.user, tournament=tournament, players=players)
         return Response(TournamentOutputSerializer(tournament).data)

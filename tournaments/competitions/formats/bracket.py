@@ -47,12 +47,10 @@ from tournaments.competitions.formats.base import (
     Slot,
     StageState,
     StageWideStandings,
-    effective_placings,
-    finishing_order,
-    generate_request,
 )
 from tournaments.competitions.formats.round_robin import PlayerId
 from tournaments.competitions.formats.seeding import ORDERINGS, bracket_order, drop_orderings, snake
+from tournaments.competitions.formats.state import effective_placings, finishing_order, generate_request
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,21 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.engine.protocol import GameKind
-from tournaments.competitions.formats.base import (
-    SEEDING,
-    FormatError,
-    FormatErrorCode,
-    FormatKey,
-    OptionSpec,
-    StageState,
-    Whole,
-    YesNo,
-    checked_options,
-    checked_results,
-    require_advance_below,
-    require_entrants,
-    stage_entrants,
-)
+from tournaments.competitions.formats.base import FormatError, FormatErrorCode, FormatKey, StageState
 from tournaments.competitions.formats.bracket import (
     BracketFormat,
     BracketProgress,
@@ -29,7 +15,17 @@ from tournaments.competitions.formats.bracket import (
     single_elimination,
     tables_elimination,
 )
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.formats.options import (
+    SEEDING,
+    OptionSpec,
+    Whole,
+    YesNo,
+    checked_options,
+    require_advance_below,
+    require_entrants,
+)
+from tournaments.competitions.formats.state import checked_results, stage_entrants
+from tournaments.competitions.standings.chain import Tiebreak
 
 
 def check_table_options(checked: Mapping[str, object], game: GameKind) -> None:

@@ -35,26 +35,13 @@ from dataclasses import dataclass
 
 from games.engine.protocol import GameKind
 from tournaments.competitions.formats.base import (
-    BYE,
-    SEEDING,
-    Choice,
     FormatError,
     FormatErrorCode,
     FormatKey,
-    OptionSpec,
     Phase,
     PlannedRound,
     PlannedSeries,
     StageState,
-    Whole,
-    YesNo,
-    checked_options,
-    checked_results,
-    default_swiss_rounds,
-    effective_placings,
-    require_entrants,
-    stage_entrants,
-    undecided,
 )
 from tournaments.competitions.formats.bracket import (
     BracketFormat,
@@ -63,6 +50,17 @@ from tournaments.competitions.formats.bracket import (
     double_elimination,
     single_elimination,
 )
+from tournaments.competitions.formats.options import (
+    BYE,
+    SEEDING,
+    Choice,
+    OptionSpec,
+    Whole,
+    YesNo,
+    checked_options,
+    require_entrants,
+)
+from tournaments.competitions.formats.round_by_round import default_swiss_rounds
 from tournaments.competitions.formats.round_robin import PlayerId, round_robin_schedule
 from tournaments.competitions.formats.seeding import (
     bracket_order,
@@ -71,9 +69,16 @@ from tournaments.competitions.formats.seeding import (
     sizes_within_one,
     snake,
 )
+from tournaments.competitions.formats.state import (
+    checked_results,
+    effective_placings,
+    stage_entrants,
+    undecided,
+)
 from tournaments.competitions.formats.swiss import BYE_POINTS, most_rounds, swiss_round
-from tournaments.competitions.series import BEST_OF_3
-from tournaments.competitions.standings import ByeScore, SeriesRecord, Standings, Tiebreak, stage_standings
+from tournaments.competitions.series.values import BEST_OF_3
+from tournaments.competitions.standings.chain import ByeScore, SeriesRecord, Standings, Tiebreak
+from tournaments.competitions.standings.stage import stage_standings
 
 GROUP_TIEBREAKS = (
     Tiebreak.SERIES_WON,

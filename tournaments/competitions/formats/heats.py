@@ -21,30 +21,28 @@ import math
 from collections.abc import Mapping, Sequence
 
 from games.engine.protocol import GameKind
-from tournaments.competitions.formats.base import (
+from tournaments.competitions.formats.base import FormatKey, Phase, PlannedRound, PlannedSeries, StageState
+from tournaments.competitions.formats.bracket import BracketFormat, BracketProgress
+from tournaments.competitions.formats.options import (
     SEEDING,
-    FormatKey,
     OptionSpec,
-    Phase,
-    PlannedRound,
-    PlannedSeries,
-    StageState,
     Whole,
     YesNo,
     checked_options,
-    checked_results,
-    effective_placings,
-    finishing_order,
     refuse_game,
     require_advance_below,
     require_entrants,
+)
+from tournaments.competitions.formats.round_robin import PlayerId
+from tournaments.competitions.formats.seeding import snake
+from tournaments.competitions.formats.state import (
+    checked_results,
+    effective_placings,
+    finishing_order,
     stage_entrants,
     undecided,
 )
-from tournaments.competitions.formats.bracket import BracketFormat, BracketProgress
-from tournaments.competitions.formats.round_robin import PlayerId
-from tournaments.competitions.formats.seeding import snake
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.standings.chain import Tiebreak
 
 
 class Heats(BracketFormat):

@@ -16,35 +16,39 @@ from collections.abc import Mapping, Sequence
 
 from games.engine.protocol import GameKind
 from tournaments.competitions.formats.base import (
-    BYE,
-    SEEDING,
     FormatKey,
     GroupStandings,
-    OptionSpec,
     Phase,
     PlannedRound,
     PlannedSeries,
     StageState,
+)
+from tournaments.competitions.formats.options import (
+    BYE,
+    SEEDING,
+    OptionSpec,
     Whole,
     YesNo,
     checked_options,
+    require_entrants,
+)
+from tournaments.competitions.formats.round_robin import PlayerId, round_robin_schedule, snap_tables
+from tournaments.competitions.formats.state import (
     checked_results,
     generate_request,
-    require_entrants,
     stage_entrants,
     undecided,
 )
-from tournaments.competitions.formats.round_robin import PlayerId, round_robin_schedule, snap_tables
-from tournaments.competitions.standings import (
+from tournaments.competitions.standings.chain import (
     TABLE_TIEBREAKS,
     TWO_SEAT_TIEBREAKS,
     ByeScore,
     SeriesRecord,
     Tiebreak,
     default_chain,
-    round_robin_standings,
-    table_standings,
 )
+from tournaments.competitions.standings.stage import round_robin_standings
+from tournaments.competitions.standings.tables import table_standings
 
 OPTIONS: dict[GameKind, dict[str, OptionSpec]] = {
     GameKind.SNAP: {"table_size": Whole(4, 2, 6), "seeding": SEEDING},

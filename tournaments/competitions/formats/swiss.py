@@ -45,24 +45,26 @@ import networkx as nx  # type: ignore[import-untyped]
 
 from games.engine.protocol import GameKind
 from tournaments.competitions.formats.base import (
-    BYE,
-    SEEDING,
     FormatError,
     FormatErrorCode,
     FormatKey,
-    OptionSpec,
     Phase,
     PlannedRound,
     PlannedSeries,
-    RoundByRound,
     StageState,
+)
+from tournaments.competitions.formats.options import (
+    BYE,
+    SEEDING,
+    OptionSpec,
     Whole,
     checked_options,
-    effective_placings,
     require_entrants,
 )
+from tournaments.competitions.formats.round_by_round import RoundByRound
 from tournaments.competitions.formats.round_robin import PlayerId
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.formats.state import effective_placings
+from tournaments.competitions.standings.chain import Tiebreak
 
 BLOCK = 64  # the largest pool matched at once
 ODD_POOL_TRIES = 3  # floaters tried in turn before an odd pool is weighed whole

@@ -24,24 +24,20 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from games.engine.protocol import GameKind
-from tournaments.competitions.formats.base import (
+from tournaments.competitions.formats.base import FormatKey, Phase, PlannedRound, PlannedSeries, StageState
+from tournaments.competitions.formats.options import (
     SEEDING,
-    FormatKey,
     OptionSpec,
-    Phase,
-    PlannedRound,
-    PlannedSeries,
-    RoundByRound,
-    StageState,
     Whole,
     checked_options,
-    effective_placings,
     refuse_game,
     require_entrants,
 )
+from tournaments.competitions.formats.round_by_round import RoundByRound
 from tournaments.competitions.formats.round_robin import PlayerId
 from tournaments.competitions.formats.seeding import sizes_within_one
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.formats.state import effective_placings
+from tournaments.competitions.standings.chain import Tiebreak
 
 
 def seat_tables(

@@ -10,10 +10,11 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.competitions.formats.base import FormatKey, OptionSpec, Whole, YesNo
+from tournaments.competitions.formats.base import FormatKey
+from tournaments.competitions.formats.options import OptionSpec, Whole, YesNo
 from tournaments.competitions.formats.registry import FORMATS
 from tournaments.competitions.problems import TournamentInputError
-from tournaments.competitions.standings import Tiebreak
+from tournaments.competitions.standings.chain import Tiebreak
 from tournaments.models import GameKind, Player, Stage, StageFormat, Tournament
 from tournaments.templatetags.league import TIEBREAKS as TIEBREAK_LABELS
 

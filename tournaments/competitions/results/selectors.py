@@ -20,8 +20,8 @@ from tournaments.competitions import outcomes
 from tournaments.competitions.messages import GAME_VOID, series_error_message
 from tournaments.competitions.results.payload import ResultTable, parse_result, snapszer_rules
 from tournaments.competitions.results.values import PlayedResult, VoidResult
+from tournaments.competitions.selectors.tournaments import series_get
 from tournaments.models import Game, GameResult, Series, Tournament
-from tournaments.selectors import series_get
 
 
 @dataclass(frozen=True)

@@ -32,10 +32,10 @@ from tournaments.competitions.results.selectors import (
     series_results_get,
 )
 from tournaments.competitions.results.values import PlayedResult, VoidResult
+from tournaments.competitions.selectors.tournaments import series_by_id, stage_by_id
 from tournaments.integrations.webhooks.events import result_confirmed_data, webhook_event_emit
 from tournaments.integrations.webhooks.models import WebhookEvent
 from tournaments.models import AuditEntry, Game, GameResult, Series, Stage
-from tournaments.selectors import series_by_id, stage_by_id
 
 # --- Sources ------------------------------------------------------------------------------------
 

@@ -15,11 +15,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from snapleague.api_errors import error_body
 from snapleague.errors import ApplicationError
-from tournaments import selectors
 from tournaments.competitions import record_offline
 from tournaments.competitions.forms.results import ResultForm
 from tournaments.competitions.results import services as result_services
 from tournaments.competitions.results.selectors import result_target_get
+from tournaments.competitions.selectors import series as series_selectors
 from tournaments.templatetags.league import result_summary
 
 
@@ -54,7 +54,7 @@ def _wants_json(request: HttpRequest) -> bool:
 
 def _held_summary(request: HttpRequest, series_id: int, game_number: int) -> tuple[str, str]:
     """What the server holds for game ``game_number`` now, and who recorded it ("", "" if nothing)."""
-    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    page = series_selectors.series_page_get(user=request.user, series_id=series_id)
     line = next((g for g in page.games if g.game.number == game_number), None)
     if line is None or line.current is None:
         return "", ""
@@ -143,7 +143,7 @@ def _record(request: HttpRequest, page: Any, form: ResultForm, line: Any = None)
 @login_required
 @require_http_methods(["GET", "POST"])
 def result_record(request: HttpRequest, series_id: int) -> HttpResponse:
-    page = selectors.series_record_page_get(user=request.user, series_id=series_id)
+    page = series_selectors.series_record_page_get(user=request.user, series_id=series_id)
     target = result_target_get(user=request.user, series_id=series_id, game_number=page.next_game)
     form = ResultForm(
         request.POST if request.method == "POST" else None,
@@ -172,7 +172,7 @@ def record_service_worker(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def result_correct(request: HttpRequest, series_id: int, game_number: int) -> HttpResponse:
-    page, line = selectors.game_correction_get(
+    page, line = series_selectors.game_correction_get(
         user=request.user, series_id=series_id, game_number=game_number
     )
     # Who plays the game, what the form starts from and which version it corrects (for a void game:

@@ -10,39 +10,39 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import selectors
-from tournaments.competitions import stages
 from tournaments.competitions.forms.stages import ForfeitForm
+from tournaments.competitions.selectors import series as series_selectors
+from tournaments.competitions.stages import withdrawals as stages_withdrawals
 from tournaments.pages import LIVE_POLL_SECONDS, refusal_told, version_changed
 
 
 @require_GET
 def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
-    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    page = series_selectors.series_page_get(user=request.user, series_id=series_id)
     return render(request, "tournaments/series.html", {"page": page, "poll": LIVE_POLL_SECONDS})
 
 
 @require_GET
 def series_fragment(request: HttpRequest, series_id: int) -> HttpResponse:
-    page = selectors.series_page_get(user=request.user, series_id=series_id)
+    page = series_selectors.series_page_get(user=request.user, series_id=series_id)
     return render(request, "tournaments/_series_games.html", {"page": page, "poll": LIVE_POLL_SECONDS})
 
 
 @require_GET
 def series_version(request: HttpRequest, series_id: int) -> JsonResponse:
-    version = selectors.series_version_get(user=request.user, series_id=series_id)
+    version = series_selectors.series_version_get(user=request.user, series_id=series_id)
     return version_changed(request, str(version), "series-changed")
 
 
 @login_required
 @require_POST
 def series_forfeit(request: HttpRequest, series_id: int) -> HttpResponse:
-    page = selectors.series_manage_page_get(user=request.user, series_id=series_id)
+    page = series_selectors.series_manage_page_get(user=request.user, series_id=series_id)
     players = [seat.player for seat in page.series.seats.select_related("player")]
     form = ForfeitForm(request.POST, players=players)
     if form.is_valid():
         try:
-            stages.series_forfeit(
+            stages_withdrawals.series_forfeit(
                 user=request.user,
                 series_id=series_id,
                 player_ids=form.cleaned_data["players"],

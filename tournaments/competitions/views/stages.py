@@ -15,9 +15,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import selectors, services
-from tournaments.competitions import stages, table_sheets
+from tournaments.competitions import table_sheets
 from tournaments.competitions.forms.stages import StageCreateForm, WithdrawForm
+from tournaments.competitions.selectors import stages as stage_selectors
+from tournaments.competitions.selectors import standings as standings_selectors
+from tournaments.competitions.selectors import tournaments as tournament_selectors
+from tournaments.competitions.stages import create as stages_create
+from tournaments.competitions.stages import publish as stages_publish
+from tournaments.competitions.stages import state as stages_state
+from tournaments.competitions.stages import withdrawals as stages_withdrawals
 from tournaments.competitions.views.tournaments import tournament_form_failed
 from tournaments.pages import LIVE_POLL_SECONDS, apply_service_error, refusal_told, version_changed
 
@@ -37,14 +43,14 @@ def _stage_page(request: HttpRequest, page: Any, *, status: int = 200, **forms: 
 
 @require_GET
 def stage_detail(request: HttpRequest, stage_id: int) -> HttpResponse:
-    return _stage_page(request, selectors.stage_page_get(user=request.user, stage_id=stage_id))
+    return _stage_page(request, stage_selectors.stage_page_get(user=request.user, stage_id=stage_id))
 
 
 @require_GET
 def stage_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
     from tournaments.competitions.bracket_page import stage_drawing
 
-    page = selectors.stage_page_get(user=request.user, stage_id=stage_id)
+    page = stage_selectors.stage_page_get(user=request.user, stage_id=stage_id)
     return render(
         request,
         "tournaments/_stage_body.html",
@@ -54,7 +60,7 @@ def stage_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
 
 @require_GET
 def stage_round(request: HttpRequest, stage_id: int, number: int) -> HttpResponse:
-    page, line = selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
+    page, line = stage_selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
     return render(request, "tournaments/round.html", {"page": page, "line": line})
 
 
@@ -62,7 +68,7 @@ def stage_round(request: HttpRequest, stage_id: int, number: int) -> HttpRespons
 def stage_round_sheets(request: HttpRequest, stage_id: int, number: int) -> HttpResponse:
     """The round's table sheets to print (A4 or Letter: ``?paper=letter``), each with a QR code of
     its series' result form."""
-    page, line = selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
+    page, line = stage_selectors.stage_round_page_get(user=request.user, stage_id=stage_id, number=number)
     paper = request.GET.get("paper", "a4")
     if paper not in table_sheets.PAPERS:
         paper = "a4"
@@ -78,30 +84,32 @@ def stage_round_sheets(request: HttpRequest, stage_id: int, number: int) -> Http
 
 @require_GET
 def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
-    page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+    page = standings_selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
     return render(request, "tournaments/standings.html", {"page": page, "poll": LIVE_POLL_SECONDS})
 
 
 @require_GET
 def stage_standings_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
-    page = selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+    page = standings_selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
     return render(request, "tournaments/_standings_table.html", {"page": page, "poll": LIVE_POLL_SECONDS})
 
 
 @require_GET
 def stage_version(request: HttpRequest, stage_id: int) -> JsonResponse:
-    version = selectors.stage_version_get(user=request.user, stage_id=stage_id)
+    version = standings_selectors.stage_version_get(user=request.user, stage_id=stage_id)
     return version_changed(request, version, "standings-changed")
 
 
 @login_required
 @require_POST
 def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+    tournament = tournament_selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
     form = StageCreateForm(request.POST, game=tournament.game, tournament=tournament)
     if form.is_valid():
         try:
-            services.stage_create(user=request.user, tournament=tournament, **form.service_kwargs(tournament))
+            stages_create.stage_create(
+                user=request.user, tournament=tournament, **form.service_kwargs(tournament)
+            )
         except ApplicationError as exc:
             apply_service_error(form, exc)
         else:
@@ -114,9 +122,9 @@ def stage_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
     """Publish the round(s) due (the first round after its preview; in review mode, the next)."""
-    stage = selectors.stage_get(user=request.user, stage_id=stage_id)
+    stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)
     try:
-        rounds = stages.stage_round_publish(user=request.user, stage_id=stage.pk)
+        rounds = stages_publish.stage_round_publish(user=request.user, stage_id=stage.pk)
     except ApplicationError as exc:
         refusal_told(request, exc)
     else:
@@ -134,12 +142,12 @@ def stage_rounds_generate(request: HttpRequest, stage_id: int) -> HttpResponse:
 def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
     # A draft's stage is not found by someone who may not see the draft (the service only checks
     # who may manage it, which would tell them it exists).
-    stage = selectors.stage_manage_get(user=request.user, stage_id=stage_id)
-    preview = stages.stage_preview(user=request.user, stage_id=stage.pk)
+    stage = stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)
+    preview = stages_publish.stage_preview(user=request.user, stage_id=stage.pk)
     return render(
         request,
         "tournaments/stage_preview.html",
-        {"preview": preview, "rows": stages.preview_rows(preview), "stage": preview.stage},
+        {"preview": preview, "rows": stages_publish.preview_rows(preview), "stage": preview.stage},
     )
 
 
@@ -147,17 +155,17 @@ def stage_preview(request: HttpRequest, stage_id: int) -> HttpResponse:
 def stage_draw(request: HttpRequest, stage_id: int) -> HttpResponse:
     """ "Verify this draw": the commitment, the seed once round 1 is published, the draw's input and
     the order recomputed from them (docs/formats.md "Checking a random draw")."""
-    stage = selectors.stage_get(user=request.user, stage_id=stage_id)
-    return render(request, "tournaments/stage_draw.html", {"check": stages.stage_draw_check(stage)})
+    stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)
+    return render(request, "tournaments/stage_draw.html", {"check": stages_state.stage_draw_check(stage)})
 
 
 @login_required
 @require_POST
 def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
-    selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # 404 for a draft not seen
+    stage_selectors.stage_manage_get(user=request.user, stage_id=stage_id)  # 404 for a draft not seen
     online = request.POST.get("online") == "1"
     try:
-        stages.stage_online_set(user=request.user, stage_id=stage_id, online=online)
+        stages_create.stage_online_set(user=request.user, stage_id=stage_id, online=online)
     except ApplicationError as exc:
         refusal_told(request, exc)
     else:
@@ -173,11 +181,11 @@ def stage_online(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stage_withdraw(request: HttpRequest, stage_id: int) -> HttpResponse:
-    page = selectors.stage_manage_page_get(user=request.user, stage_id=stage_id)
+    page = stage_selectors.stage_manage_page_get(user=request.user, stage_id=stage_id)
     form = WithdrawForm(request.POST, players=page.players)
     if form.is_valid():
         try:
-            stages.stage_withdraw(
+            stages_withdrawals.stage_withdraw(
                 user=request.user,
                 stage_id=stage_id,
                 player_id=form.cleaned_data["player"],

@@ -13,9 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import selectors, services
+from tournaments.competitions import services as competition_services
 from tournaments.competitions.forms.stages import StageCreateForm
 from tournaments.competitions.forms.tournaments import PlayersAddForm, RefereeAddForm, TournamentCreateForm
+from tournaments.competitions.selectors import tournaments as tournament_selectors
 from tournaments.nights import selectors as session_selectors
 from tournaments.nights.forms import SessionCreateForm
 from tournaments.pages import apply_service_error
@@ -23,7 +24,7 @@ from tournaments.pages import apply_service_error
 
 @require_GET
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    page = tournament_selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
     forms = {}
     if page.roles.organiser:
         forms = {
@@ -39,11 +40,11 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
-    page = selectors.club_manage_page_get(user=request.user, slug=slug)
+    page = tournament_selectors.club_manage_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm(request.POST)
     if form.is_valid():
         try:
-            tournament = services.tournament_create(
+            tournament = competition_services.tournament_create(
                 user=request.user, club=page.club, **form.service_kwargs()
             )
         except ApplicationError as exc:
@@ -55,7 +56,7 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: Any) -> HttpResponse:
-    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    page = tournament_selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
     context = {
         "page": page,
         "players_form": PlayersAddForm(addable=page.addable_players),
@@ -71,12 +72,12 @@ def tournament_form_failed(request: HttpRequest, tournament_id: int, **forms: An
 @login_required
 @require_POST
 def tournament_players_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
-    page = selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    tournament_selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+    page = tournament_selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
     form = PlayersAddForm(request.POST, addable=page.addable_players)
     if form.is_valid():
         try:
-            entries = services.tournament_players_enter(
+            entries = competition_services.tournament_players_enter(
                 user=request.user, tournament=page.tournament, **form.service_kwargs()
             )
         except ApplicationError as exc:
@@ -92,11 +93,11 @@ def tournament_players_add(request: HttpRequest, tournament_id: int) -> HttpResp
 @login_required
 @require_POST
 def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
+    tournament = tournament_selectors.tournament_manage_get(user=request.user, tournament_id=tournament_id)
     form = RefereeAddForm(request.POST)
     if form.is_valid():
         try:
-            referee = services.tournament_referee_add(
+            referee = competition_services.tournament_referee_add(
                 user=request.user, tournament=tournament, username=form.cleaned_data["username"]
             )
         except ApplicationError as exc:
@@ -110,5 +111,5 @@ def tournament_referee_add(request: HttpRequest, tournament_id: int) -> HttpResp
 @login_required
 @require_GET
 def tournament_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    page = selectors.tournament_audit_get(user=request.user, tournament_id=tournament_id)
+    page = tournament_selectors.tournament_audit_get(user=request.user, tournament_id=tournament_id)
     return render(request, "tournaments/audit.html", {"page": page})

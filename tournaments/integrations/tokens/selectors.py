@@ -9,7 +9,7 @@ from snapleague.errors import NotFound, PermissionDenied
 from snapleague.users import Account, AnyUser, signed_in
 from tournaments.integrations.tokens.models import ApiToken
 from tournaments.models import AuditEntry
-from tournaments.selectors import row_by_id
+from tournaments.rows import row_by_id
 
 TOKEN_ACTIONS = (
     AuditEntry.Action.API_TOKEN_CREATED,

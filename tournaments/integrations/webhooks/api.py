@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from snapleague.api_inputs import validated_input
 from snapleague.api_schema import refusals
+from tournaments.clubs.selectors import club_get_by_id
 from tournaments.integrations.webhooks import selectors, services
 from tournaments.integrations.webhooks.models import (
     SUBSCRIBABLE_EVENTS,
@@ -22,7 +23,6 @@ from tournaments.integrations.webhooks.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
-from tournaments.selectors import club_get_by_id
 
 
 class WebhookEndpointOutputSerializer(serializers.ModelSerializer[WebhookEndpoint]):

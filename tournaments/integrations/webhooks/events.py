@@ -182,7 +182,7 @@ def round_published_data(round_ids: list[int]) -> dict[str, Any]:
 def tournament_finished_data(tournament_id: int) -> dict[str, Any]:
     """``data`` of ``tournament.finished``: the tournament and each stage with its champion (null
     when its standings are still being worked out: fetch ``export_url`` for everything)."""
-    from tournaments.selectors import stage_champion
+    from tournaments.competitions.selectors.stages import stage_champion
 
     tournament = Tournament.objects.get(pk=tournament_id)
     stages = []

@@ -12,9 +12,10 @@ from django.utils.translation import gettext_lazy as _
 from snapleague.errors import NotFound
 from snapleague.users import AnyUser
 from tournaments.access import require_organiser
+from tournaments.clubs.selectors import club_get
 from tournaments.integrations.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from tournaments.models import Club
-from tournaments.selectors import club_get, row_by_id
+from tournaments.rows import row_by_id
 
 # How many deliveries the log shows (newest first).
 LOG_SIZE = 50

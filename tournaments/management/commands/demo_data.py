@@ -18,20 +18,21 @@ from django.db import transaction
 from django.utils import timezone
 
 from snapleague.users import Account
+from tournaments.clubs.services import club_create
 from tournaments.competitions.results.selectors import result_target_get
 from tournaments.competitions.results.services import UserSource, result_record
-from tournaments.competitions.stages import stage_advance, stage_round_publish
-from tournaments.models import Club, GameKind, Player, Round, Series, SeriesFormat, StageFormat, Tournament
-from tournaments.nights import services as session_services
-from tournaments.rankings.seasons.services import season_create
-from tournaments.services import (
-    club_create,
-    stage_create,
+from tournaments.competitions.services import (
     stage_rounds_generate,
     tournament_create,
     tournament_players_add,
     tournament_referee_add,
 )
+from tournaments.competitions.stages.advance import stage_advance
+from tournaments.competitions.stages.create import stage_create
+from tournaments.competitions.stages.publish import stage_round_publish
+from tournaments.models import Club, GameKind, Player, Round, Series, SeriesFormat, StageFormat, Tournament
+from tournaments.nights import services as session_services
+from tournaments.rankings.seasons.services import season_create
 
 DEMO_SLUG = "demo"
 ACCOUNTS = [  # (username, password, role)

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from snapleague.api_inputs import MAX_ID, MAX_NUMBER, validated_input
-from tournaments import selectors
+from tournaments.clubs import selectors as club_selectors
 from tournaments.models import Ladder, LadderChallenge
 from tournaments.rankings.ladder import selectors as ladder_selectors
 from tournaments.rankings.ladder import services as ladder_services
@@ -119,7 +119,7 @@ class LadderListCreateApi(ListAPIView[Ladder]):
     @extend_schema(request=InputSerializer, responses={201: LadderOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request)
-        club = selectors.club_get_by_id(club_id=data.pop("club"))
+        club = club_selectors.club_get_by_id(club_id=data.pop("club"))
         ladder = ladder_services.ladder_create(user=request.user, club=club, **_ladder_fields(data))
         return Response(LadderOutputSerializer(ladder).data, status=status.HTTP_201_CREATED)
 

@@ -14,9 +14,10 @@ from django.utils.translation import gettext_lazy as _
 from snapleague.errors import NotFound, PermissionDenied
 from snapleague.users import AnyUser, signed_in
 from tournaments.access import require_organiser, user_is_organiser
+from tournaments.clubs.selectors import club_get
 from tournaments.models import Club, Ladder, LadderChallenge, LadderRung, Player
 from tournaments.rankings.ladder.rules import challengeable
-from tournaments.selectors import club_get, row_by_id
+from tournaments.rows import row_by_id
 
 
 def ladder_by_id(*, ladder_id: int, lock: bool = False) -> Ladder:

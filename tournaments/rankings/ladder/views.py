@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import selectors
+from tournaments.competitions.selectors import tournaments as tournament_selectors
 from tournaments.pages import apply_service_error, form_saved, refusal_told
 from tournaments.rankings.ladder import selectors as ladder_selectors
 from tournaments.rankings.ladder import services as ladder_services
@@ -88,7 +88,7 @@ def _ladder_form_page(request: HttpRequest, club: Any, ladder: Any, save: Any) -
 @login_required
 @require_http_methods(["GET", "POST"])
 def ladder_create(request: HttpRequest, slug: str) -> HttpResponse:
-    page = selectors.club_manage_page_get(user=request.user, slug=slug)
+    page = tournament_selectors.club_manage_page_get(user=request.user, slug=slug)
     return _ladder_form_page(
         request,
         page.club,

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from games.engine.protocol import GameKind
 from snapleague.errors import ApplicationError
-from tournaments import selectors
+from tournaments.clubs import selectors as club_selectors
 from tournaments.rankings.ratings.selectors import club_ratings_get, player_rating_histories
 
 
@@ -56,7 +56,7 @@ class ClubRatingsApi(APIView):
     )
     def get(self, request: Request, club_id: int) -> Response:
         game = _rating_game(request)
-        club = selectors.club_get_by_id(club_id=club_id)
+        club = club_selectors.club_get_by_id(club_id=club_id)
         page = club_ratings_get(club=club, game=game)
         body = {
             "club": club.pk,
@@ -111,7 +111,7 @@ class PlayerRatingsApi(APIView):
 
     @extend_schema(responses=PlayerRatingsOutputSerializer)
     def get(self, request: Request, player_id: int) -> Response:
-        player = selectors.player_get(player_id=player_id)
+        player = club_selectors.player_get(player_id=player_id)
         histories = player_rating_histories(player=player)
         body = {
             "player": player.pk,

@@ -1,6 +1,6 @@
 """A club's ratings: the whole history recomputed (pure, ``history.py``) and stored if still current.
 
-Like standings (``tournaments.services.stage_standings_recompute``), the computation is stamped
+Like standings (``tournaments.competitions.services.stage_standings_recompute``), the computation is stamped
 with what it read: every stage's ``results_version`` in the club and every played ladder's, read
 first. Every confirmed result, correction, void or forfeit raises its stage's version, and every
 played ladder match its ladder's, in the same transaction as the write, so when the versions read again under the club's row lock are the ones read first, no result

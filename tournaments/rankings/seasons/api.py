@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from snapleague.api_inputs import MAX_ID, MAX_NUMBER, validated_input
-from tournaments import selectors
+from tournaments.clubs import selectors as club_selectors
 from tournaments.models import Season
 from tournaments.rankings.seasons import selectors as season_selectors
 from tournaments.rankings.seasons import services as season_services
@@ -83,7 +83,7 @@ class SeasonListCreateApi(ListAPIView[Season]):
     @extend_schema(request=InputSerializer, responses={201: SeasonOutputSerializer})
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request)
-        club = selectors.club_get_by_id(club_id=data.pop("club"))
+        club = club_selectors.club_get_by_id(club_id=data.pop("club"))
         season = season_services.season_create(user=request.user, club=club, **data)
         return Response(SeasonOutputSerializer(season).data, status=status.HTTP_201_CREATED)
 

@@ -19,6 +19,9 @@ from django.utils.translation import gettext_lazy as _
 from snapleague.errors import NotFound
 from snapleague.users import AnyUser
 from tournaments.access import require_organiser, user_is_organiser
+from tournaments.clubs.selectors import club_get
+from tournaments.competitions.selectors.stages import stage_champion
+from tournaments.competitions.selectors.tournaments import tournaments_visible
 from tournaments.models import Club, Player, Season, SeasonTournament, Stage, StandingRow, Tournament
 from tournaments.rankings.seasons.table import (
     SeasonRow,
@@ -28,7 +31,7 @@ from tournaments.rankings.seasons.table import (
     final_placings,
     season_table,
 )
-from tournaments.selectors import club_get, row_by_id, stage_champion, tournaments_visible
+from tournaments.rows import row_by_id
 
 # How long a tournament's final placings stay memoised (they are keyed by its stages' versions).
 PLACINGS_CACHE_SECONDS = 24 * 3600

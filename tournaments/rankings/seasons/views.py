@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from snapleague.errors import ApplicationError
-from tournaments import selectors
+from tournaments.competitions.selectors import tournaments as tournament_selectors
 from tournaments.pages import form_saved, refusal_told
 from tournaments.rankings.seasons import selectors as season_selectors
 from tournaments.rankings.seasons import services as season_services
@@ -34,7 +34,7 @@ def season_detail(request: HttpRequest, season_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def season_create(request: HttpRequest, slug: str) -> HttpResponse:
-    page = selectors.club_manage_page_get(user=request.user, slug=slug)
+    page = tournament_selectors.club_manage_page_get(user=request.user, slug=slug)
     status = 200
     if request.method == "POST":
         form = SeasonForm(request.POST)
