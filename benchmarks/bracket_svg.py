@@ -4,7 +4,7 @@ Usage: PYTHONPATH=. .venv/bin/python benchmarks/bracket_svg.py [--repeat 5]
 
 Plays each stage through the pure formats with seeded random results (half of a late round left in
 play, so live boxes are drawn too), builds the drawing's sections with the test-side adapter
-(tests/tournaments/bracket_boxes.py), then times ``bracket_drawing`` alone (CPU seconds of this
+(tests/tournaments/competitions/bracket_boxes.py), then times ``bracket_drawing`` alone (CPU seconds of this
 process, median of ``--repeat``: the machine is shared, so wall time is noisy; wall time printed
 beside it) and the adapter for scale. Target: well under a second for 1,024 entrants in single
 elimination and 256 in double elimination.
@@ -17,7 +17,7 @@ import gzip
 import statistics
 import time
 
-from tests.tournaments import bracket_boxes
+from tests.tournaments.competitions import bracket_boxes
 from tournaments.competitions.bracket_svg import bracket_drawing
 from tournaments.competitions.formats.base import FormatKey
 

@@ -28,8 +28,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from games.engine.protocol import GameKind
-from tests.tournaments.formats import checker
-from tests.tournaments.formats.driver import Config, play
+from tests.tournaments.competitions.formats import checker
+from tests.tournaments.competitions.formats.driver import Config, play
 from tournaments.competitions.formats import swiss
 from tournaments.competitions.formats.base import SeriesResult, StageState
 from tournaments.competitions.formats.registry import FORMATS

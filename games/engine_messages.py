@@ -7,7 +7,7 @@ the one :class:`~games.engine.errors.ActionCode` vocabulary both engines share, 
 logs. This module maps every code to a translated message written for a club organiser, referee or
 player, with the code's params as named placeholders, and is the only place that does. A test
 checks that every code of every engine has a message here and that each message formats with the
-params its code carries (tests/tournaments/test_engine_messages.py).
+params its code carries (tests/games/test_engine_messages.py).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from snapleague.chromium import CHROMIUM, CHROMIUM_ARGS, launch
-from tests.tournaments import bracket_boxes
+from tests.tournaments.competitions import bracket_boxes
 from tournaments.competitions.bracket_svg import Box, BoxSeat, Column, Drawing, Section, bracket_drawing
 from tournaments.competitions.formats.base import FormatKey
 

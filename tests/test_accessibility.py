@@ -20,7 +20,7 @@ from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snapszer
-from tests.tournaments.test_browser import PHONE, browser, server  # noqa: F401  (fixtures)
+from tests.tournaments.competitions.test_browser import PHONE, browser, server  # noqa: F401  (fixtures)
 from tournaments.clubs.services import organiser_invitation_create
 from tournaments.competitions.services import tournament_players_add
 from tournaments.competitions.stages import create as stages_create

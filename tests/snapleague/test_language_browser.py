@@ -10,7 +10,7 @@ import pytest
 from django.utils import translation
 
 from snapleague.chromium import CHROMIUM
-from tests.tournaments.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
+from tests.tournaments.competitions.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 

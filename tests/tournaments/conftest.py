@@ -20,7 +20,7 @@ from snapleague.celery import app as celery_app
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments import hu_catalogue as catalogue
-from tests.tournaments.webhook_receiver import receiver  # noqa: F401  (a fixture: a local HTTP receiver)
+from tests.tournaments.integrations.webhook_receiver import receiver  # noqa: F401  (a fixture: a local HTTP receiver)
 from tournaments.competitions.services import tournament_players_enter
 from tournaments.models import GameKind, Player, Series, Tournament
 

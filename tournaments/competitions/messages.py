@@ -8,7 +8,7 @@ that does; ``engine_messages`` is its sibling for the game engines' problems. Ex
 way a referee reads them: seats as the players in them (when the caller knows the names), a game
 or series as its number counted from 1, how a series was decided ("wins") in words. A test checks
 that every code has a message that formats with its extras
-(tests/tournaments/test_tournament_messages.py).
+(tests/tournaments/competitions/test_tournament_messages.py).
 """
 
 from __future__ import annotations

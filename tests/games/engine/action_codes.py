@@ -2,7 +2,7 @@
 
 Every example is a real call of an engine's public API (Snap, its online timing layer, a Snapszer
 hand or match). Where both engines refuse for the same reason, both are here: that is the point of
-one vocabulary. The message tests (tests/tournaments/test_engine_messages.py) check that the
+one vocabulary. The message tests (tests/games/test_engine_messages.py) check that the
 examples cover every code, so a new code needs an example here (or a reason in ``UNREACHABLE``) as
 well as a message.
 """

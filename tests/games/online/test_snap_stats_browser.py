@@ -18,7 +18,7 @@ from games.engine.snap.bots import LEVELS, BotLevel
 from games.models import OnlineGame
 from snapleague.chromium import CHROMIUM
 from tests.games.online.test_browser import DESKTOP, SHOTS
-from tests.tournaments.test_browser import PHONE, signed_in_page
+from tests.tournaments.competitions.test_browser import PHONE, signed_in_page
 
 pytestmark = [
     pytest.mark.usefixtures("robot_speed"),

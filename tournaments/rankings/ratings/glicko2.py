@@ -3,7 +3,7 @@ system" (2013, http://www.glicko.net/glicko/glicko2.pdf), steps 1–8.
 
 Ratings are kept on the Glicko scale (r, RD: 1500 / 350 for a new player) and converted to the
 Glicko-2 scale (mu, phi) inside :func:`rate_period` only. The paper's worked example is a test
-(tests/tournaments/ratings/test_glicko2.py): 1500/200/0.06 against 1400/30 (won), 1550/100 and
+(tests/tournaments/rankings/ratings/test_glicko2.py): 1500/200/0.06 against 1400/30 (won), 1550/100 and
 1700/300 (lost) gives 1464.06 / 151.52 / 0.05999.
 """
 
