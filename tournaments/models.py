@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 # The engines' own GameKind (a pure StrEnum); other modules import it from here too.
 from games.engine.protocol import GameKind
+from tournaments.accounts.models import AccountProfile, OutgoingMail  # noqa: F401  (registered with the app)
 from tournaments.competitions.formats.base import FormatKey, Phase
 from tournaments.competitions.results.values import ResultValue, result_from_json
 
