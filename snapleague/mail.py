@@ -95,7 +95,7 @@ class OutboxBackend(BaseEmailBackend):
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
             name = f"{stamp}-{_random_hex()}.eml"
             temporary = folder / f".{name}.tmp"
-            temporary.write_bytes(message.message().as_bytes(linesep="\r\n"))
+            temporary.write_bytes(message.message().as_bytes())
             temporary.replace(folder / name)  # a reader never sees half a file
             sent += 1
         return sent
