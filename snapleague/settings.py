@@ -324,6 +324,7 @@ OUTBOX_PAGE = get_bool_from_env("OUTBOX_PAGE", DEBUG)
 # A mail's Celery task tries this many times, waiting longer each time (30 s, 1, 2, 4 min, ...).
 MAIL_MAX_ATTEMPTS = int(os.environ.get("MAIL_MAX_ATTEMPTS", "6"))
 MAIL_RETRY_BASE_SECONDS = float(os.environ.get("MAIL_RETRY_BASE_SECONDS", "30"))
+MAIL_RECONCILE_SECONDS = float(os.environ.get("MAIL_RECONCILE_SECONDS", "60"))
 
 # --- Login throttling (django-axes; snapleague/login_throttle.py, docs/security.md) -------------
 # Per account and per client address, each on its own; a cool-off, never a permanent lock.

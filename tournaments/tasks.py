@@ -6,7 +6,7 @@ from typing import Any
 
 from celery import shared_task
 
-from tournaments.accounts.tasks import mail_send_task  # noqa: F401  (registers the mail task)
+from tournaments.accounts.tasks import mail_send_task, mails_reconcile_task  # noqa: F401  (registers them)
 from tournaments.competitions.stages import stage_advance, stages_due
 from tournaments.integrations.webhooks.services import webhook_deliveries_reconcile, webhook_delivery_attempt
 from tournaments.rankings.ladder.services import challenges_expire

@@ -18,6 +18,7 @@ import logging
 import smtplib
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -132,10 +133,12 @@ def mail_send(*, mail_id: int) -> SendOutcome:
 
 
 def mails_unsent() -> list[int]:
-    """Queued mails whose message may have been lost (older than a minute), for a reconciler."""
-    cutoff = timezone.now() - timezone.timedelta(minutes=1)
+    """Mails never tried, queued over a minute ago: their task's message was lost (the broker was
+    down at the commit). Beat sends them again (``mails_reconcile_task``); mails waiting for a
+    retry are the retry's."""
+    cutoff = timezone.now() - timedelta(minutes=1)
     return list(
-        OutgoingMail.objects.filter(status=OutgoingMail.Status.QUEUED, created_at__lt=cutoff).values_list(
-            "pk", flat=True
-        )[:500]
+        OutgoingMail.objects.filter(
+            status=OutgoingMail.Status.QUEUED, attempts=0, created_at__lt=cutoff
+        ).values_list("pk", flat=True)[:500]
     )

@@ -6,7 +6,7 @@ from typing import Any
 
 from celery import shared_task
 
-from tournaments.accounts.mail import mail_send
+from tournaments.accounts.mail import mail_send, mails_unsent
 
 
 @shared_task(bind=True, name="tournaments.accounts.tasks.mail_send_task", max_retries=None)
@@ -18,3 +18,12 @@ def mail_send_task(self: Any, mail_id: int) -> str:
     if outcome.retry_in is not None and not self.request.is_eager:
         raise self.retry(countdown=outcome.retry_in)
     return outcome.status
+
+
+@shared_task(name="tournaments.accounts.tasks.mails_reconcile_task")
+def mails_reconcile_task() -> list[int]:
+    """Beat: send again the mails whose task was lost before their first attempt."""
+    unsent = mails_unsent()
+    for mail_id in unsent:
+        mail_send_task.delay(mail_id)
+    return unsent

@@ -199,3 +199,23 @@ def test_the_outbox_keeps_each_mail_and_the_page_shows_it(
     assert client.get("/outbox/").status_code == 404
     assert client.get(f"/outbox/{listed.name}/").status_code == 404
     assert django_mail.outbox == []  # nothing went by the test mailer
+
+
+def test_a_mail_whose_task_was_lost_is_sent_by_the_reconciler(
+    smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.accounts.tasks import mails_reconcile_task
+
+    monkeypatch.setattr(
+        "tournaments.accounts.mail.after_commit", lambda callback: None
+    )  # the message is lost
+    lost = queue()
+    assert mails_reconcile_task() == []  # too fresh: its task may still come
+    OutgoingMail.objects.filter(pk=lost.pk).update(created_at=timezone.now() - timedelta(minutes=2))
+    assert mails_reconcile_task() == [lost.pk]
+    assert len(smtp.received) == 1
+    assert mails_reconcile_task() == []
