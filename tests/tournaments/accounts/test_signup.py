@@ -203,3 +203,31 @@ def test_the_claim_survives_confirming_in_another_browser(claim_path: tuple[Play
 def test_a_sign_up_with_an_external_next_is_not_followed(client: Client) -> None:
     sign_up(client, "ext@example.org", next_url="https://evil.example/")
     assert AccountProfile.objects.get(user__email="ext@example.org").pending_next == ""
+
+
+def test_an_organiser_with_an_authenticator_app_logs_in_with_a_code(club: Club) -> None:
+    from allauth.mfa.totp.internal.auth import (
+        TOTP,
+        format_hotp_value,
+        generate_totp_secret,
+        hotp_value,
+        yield_hotp_counters_from_time,
+    )
+
+    organiser = club.organisers.get()
+    secret = generate_totp_secret()
+    TOTP.activate(organiser, secret)
+    client = Client()
+    response = client.post(
+        reverse("account_login"), {"username": organiser.username, "password": "pw-for-tests-only"}
+    )
+    assert response.status_code == 302 and response["Location"] == reverse("mfa_authenticate")
+    assert "_auth_user_id" not in client.session  # the password alone is not enough
+    code = format_hotp_value(hotp_value(secret, next(yield_hotp_counters_from_time())))
+    wrong = client.post(reverse("mfa_authenticate"), {"code": f"{(int(code) + 1) % 1_000_000:06d}"})
+    assert wrong.status_code == 200 and "_auth_user_id" not in client.session
+    response = client.post(reverse("mfa_authenticate"), {"code": code})
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(organiser.pk)
+    page = client.get(reverse("tournaments:club", args=[club.slug]))
+    assert 'id="mfa-nudge"' not in page.content.decode()
