@@ -45,6 +45,12 @@ def _schedule_periodic_tasks(sender: Celery, **_kwargs: object) -> None:
         sender.signature("tournaments.tasks.webhook_deliveries_reconcile_task"),
         name="webhook deliveries reconcile",
     )
+    # Sends the mails whose task was lost before their first attempt (docs/accounts.md).
+    sender.add_periodic_task(
+        settings.MAIL_RECONCILE_SECONDS,
+        sender.signature("tournaments.accounts.tasks.mails_reconcile_task"),
+        name="mails reconcile",
+    )
     # Forfeits the ladder challenges not played by their day (docs/ladder.md).
     sender.add_periodic_task(
         settings.LADDER_EXPIRE_SECONDS,

@@ -47,6 +47,17 @@ def client_ip(request: Any) -> str:
     return str(meta.get("REMOTE_ADDR") or "")
 
 
+def attempted_username(request: Any, credentials: dict[str, Any] | None = None) -> str | None:
+    """What failures are counted against: the name or e-mail address typed in the log-in form
+    (allauth hands the backends ``email=`` or ``username=``), or Basic authentication's user id."""
+    for key in ("username", "email", "login"):
+        value = (credentials or {}).get(key)
+        if value:
+            return str(value)
+    post = getattr(request, "POST", None) or {}
+    return str(post.get("username") or post.get("login") or "") or None
+
+
 def locked_until(request: Any, credentials: dict[str, Any] | None) -> datetime:
     """When the cool-off ends: the newest counted failure of this account or this address, plus
     the cool-off (failures during the cool-off are not counted, so this does not move)."""
@@ -79,6 +90,17 @@ def lockout_response(
         status=429,
     )
     response["Retry-After"] = str(max(1, math.ceil((until - timezone.now()).total_seconds())))
+    return response
+
+
+RATE_LIMITED = _("Too many attempts from this network or for this address. Try again in a minute.")
+
+
+def rate_limited(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """allauth's answer when one of its limits is reached (ACCOUNT_RATE_LIMITS: sign-ups, password
+    resets, mails resent): 429 with Retry-After, the same for any address (no enumeration)."""
+    response = render(request, "429.html", {"message": RATE_LIMITED}, status=429)
+    response["Retry-After"] = str(settings.RATE_LIMIT_RETRY_AFTER_SECONDS)
     return response
 
 

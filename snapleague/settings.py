@@ -111,6 +111,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # allauth.mfa's passkey list
     "rest_framework",
     "django_filters",
     "drf_spectacular",
@@ -118,6 +119,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "channels",
     "axes",
+    # Accounts (docs/accounts.md): sign-up, e-mail confirmation, password reset, MFA. The social
+    # log-in app is installed only when a provider is configured (SOCIAL_PROVIDERS, below).
+    "allauth",
+    "allauth.account",
+    "allauth.mfa",
     "snapleague",
     "games",
     "tournaments",
@@ -137,6 +143,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     # Before ApplicationErrorMiddleware (sync only), so axes runs on its synchronous path.
     "axes.middleware.AxesMiddleware",
     "snapleague.middleware.ApplicationErrorMiddleware",
@@ -228,9 +235,10 @@ AUTH_PASSWORD_VALIDATORS = [
 AUTHENTICATION_BACKENDS = [
     # Refuses any log-in (page or API) during a cool-off before the password is even checked.
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Log-in by e-mail address or user name (allauth's), and passkeys (allauth.mfa).
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
-LOGIN_URL = "login"
+LOGIN_URL = "account_login"
 # Request bodies over this many bytes get 413 (snapleague/request_size.py); Django's default.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("REQUEST_BODY_MAX_BYTES", str(2_621_440)))
 LOGIN_REDIRECT_URL = "/"
@@ -261,6 +269,63 @@ ORGANISER_INVITATION_DAYS = float(os.environ.get("ORGANISER_INVITATION_DAYS", "7
 # How long a link to claim a player stays good (tournaments/clubs/, docs/people.md).
 PLAYER_CLAIM_DAYS = float(os.environ.get("PLAYER_CLAIM_DAYS", "14"))
 
+# --- Accounts (django-allauth; tournaments/accounts/, docs/accounts.md) ---------------------------
+ACCOUNT_ADAPTER = "tournaments.accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"email", "username"}
+# Sign-up asks for an e-mail address and one password (and a display name: the form class).
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*"]
+ACCOUNT_SIGNUP_FORM_CLASS = "tournaments.accounts.signup_form.SignupExtraForm"
+ACCOUNT_FORMS = {"login": "tournaments.accounts.forms.LoginForm"}
+ACCOUNT_UNIQUE_EMAIL = True
+# Nobody acts on a club's data before confirming their address: an account with an address logs in
+# only once it is confirmed (accounts made in /admin/ with no address are let in as before).
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False  # the link opens a page with a button: a GET changes nothing
+ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = int(os.environ.get("EMAIL_CONFIRMATION_DAYS", "3"))
+ACCOUNT_CHANGE_EMAIL = True  # one address at a time; the old one stays until the new is confirmed
+ACCOUNT_PREVENT_ENUMERATION = True  # sign-up and reset answer alike for known and unknown addresses
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[snapleague] "
+ACCOUNT_USER_DISPLAY = "tournaments.accounts.selectors.user_display"
+# allauth's own limits (per client address, per account or per e-mail address: the "key"); a refused
+# request gets 429 with Retry-After (snapleague.urls.handler429). Failed log-ins are axes' (below).
+ACCOUNT_RATE_LIMITS = {
+    "signup": os.environ.get("SIGNUP_RATE_LIMIT", "10/m/ip,30/h/ip"),
+    "reset_password": os.environ.get("RESET_RATE_LIMIT", "10/m/ip,3/m/key,10/h/key"),
+    "login_failed": None,
+    "login": None,
+}
+RATE_LIMIT_RETRY_AFTER_SECONDS = 60
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "snapleague"
+# Browsers allow passkeys on https and on localhost; plain http elsewhere only while developing.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
+# Social log-in stays off unless configured: SOCIAL_PROVIDERS=google,github (allauth provider
+# names) installs allauth.socialaccount and those providers; each provider's client id and secret
+# are then entered in /admin/ (Social applications). docs/accounts.md, "Social log-in".
+SOCIAL_PROVIDERS = get_list_from_env("SOCIAL_PROVIDERS", [])
+if SOCIAL_PROVIDERS:
+    INSTALLED_APPS += ["allauth.socialaccount"] + [
+        f"allauth.socialaccount.providers.{name}" for name in SOCIAL_PROVIDERS
+    ]
+    SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # never take over an account by a provider's word
+
+# --- E-mail (snapleague/mail.py, docs/accounts.md "E-mail") ------------------------------------
+# EMAIL_URL: smtp://user:pass@host:587 (STARTTLS), smtps://…:465; empty: one file per mail under
+# var/outbox/, listed at /outbox/ while OUTBOX_PAGE is on (DEBUG's value unless set: the demo).
+from snapleague.mail import email_settings  # noqa: E402
+
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "snapleague <noreply@snapleague.invalid>")
+OUTBOX_DIR = VAR_DIR / "outbox"
+globals().update(email_settings(os.environ.get("EMAIL_URL", ""), OUTBOX_DIR))
+OUTBOX_PAGE = get_bool_from_env("OUTBOX_PAGE", DEBUG)
+# A mail's Celery task tries this many times, waiting longer each time (30 s, 1, 2, 4 min, ...).
+MAIL_MAX_ATTEMPTS = int(os.environ.get("MAIL_MAX_ATTEMPTS", "6"))
+MAIL_RETRY_BASE_SECONDS = float(os.environ.get("MAIL_RETRY_BASE_SECONDS", "30"))
+MAIL_RECONCILE_SECONDS = float(os.environ.get("MAIL_RECONCILE_SECONDS", "60"))
+
 # --- Login throttling (django-axes; snapleague/login_throttle.py, docs/security.md) -------------
 # Per account and per client address, each on its own; a cool-off, never a permanent lock.
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
@@ -272,6 +337,8 @@ AXES_CLIENT_IP_CALLABLE = "snapleague.login_throttle.client_ip"
 AXES_LOCKOUT_CALLABLE = "snapleague.login_throttle.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False
+# The log-in form's field is "username" (it takes an e-mail address too: tournaments/accounts/forms.py).
+AXES_USERNAME_CALLABLE = "snapleague.login_throttle.attempted_username"
 
 # --- Personal API tokens (docs/api-tokens.md) -----------------------------------------------------
 # A new token's life when none is chosen (at most 365 days), and how many usable ones an account may hold.

@@ -6,15 +6,23 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from snapleague import views
+from snapleague import outbox, views
 
 handler400 = "snapleague.request_size.bad_request"
+# allauth's rate limits answer with this (429, Retry-After).
+handler429 = "snapleague.login_throttle.rate_limited"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("accounts/", include("django.contrib.auth.urls")),
+    # Accounts: one's own pages (tournaments/accounts/), then allauth's (log-in, sign-up, e-mail,
+    # password, second factors; docs/accounts.md).
+    path("accounts/", include("tournaments.accounts.urls")),
+    path("accounts/", include("allauth.urls")),
+    # The mails written under var/outbox/ (only with OUTBOX_PAGE: DEBUG or the demo).
+    path("outbox/", outbox.outbox, name="outbox"),
+    path("outbox/<str:name>/", outbox.outbox_mail, name="outbox-mail"),
     # The footer's language switcher; POST only (Django's view also answers a GET, changing nothing).
     path("i18n/setlang/", require_POST(set_language), name="set_language"),
     path("play/", include("games.urls")),

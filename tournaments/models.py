@@ -8,6 +8,7 @@ migrations name ``tournaments.models.default_points_scale``.
 
 from __future__ import annotations
 
+from tournaments.accounts.models import AccountProfile, OutgoingMail
 from tournaments.audit import (
     AuditEntry,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "GAME_KIND_CHOICES",
     "GAME_KIND_LABELS",
     "SUBSCRIBABLE_EVENTS",
+    "AccountProfile",
     "ApiToken",
     "AuditEntry",
     "BracketSlot",
@@ -89,6 +91,7 @@ __all__ = [
     "LadderChallenge",
     "LadderRung",
     "OrganiserInvitation",
+    "OutgoingMail",
     "Player",
     "PlayerClaim",
     "PlayerRating",

@@ -19,7 +19,7 @@ def _signed_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 
 @receiver(user_login_failed, dispatch_uid="audit-sign-in-failed")
 def _sign_in_failed(sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any) -> None:
-    username = str(credentials.get("username", ""))[:150]
+    username = str(credentials.get("username") or credentials.get("email") or "")[:150]
     audit(AuditEntry.Action.SIGN_IN_FAILED, user=None, username=username, ip=_ip(request))
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from celery import shared_task
 
+from tournaments.accounts.tasks import mail_send_task, mails_reconcile_task  # noqa: F401  (registers them)
 from tournaments.competitions.selectors.standings import stages_with_stale_standings
 from tournaments.competitions.services import stage_standings_recompute
 from tournaments.competitions.stages.advance import stage_advance, stages_due

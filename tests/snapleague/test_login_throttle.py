@@ -29,7 +29,7 @@ def _cool_off_passes() -> None:
 
 
 def _page_login(client: Client, username: str, password: str, ip: str = "10.0.0.1") -> Any:
-    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip)
+    return client.post(reverse("account_login"), {"username": username, "password": password}, REMOTE_ADDR=ip)
 
 
 def _basic(username: str, password: str) -> str:

@@ -43,6 +43,8 @@ EXPECTED_QUEUE = {
     "tournaments.tasks.webhook_deliveries_reconcile_task": BACKGROUND,
     "tournaments.tasks.ladder_challenges_expire_task": BACKGROUND,
     "games.tasks.analyse_game_task": BACKGROUND,
+    "tournaments.accounts.tasks.mail_send_task": BACKGROUND,
+    "tournaments.accounts.tasks.mails_reconcile_task": BACKGROUND,
 }
 
 

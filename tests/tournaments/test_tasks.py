@@ -19,3 +19,10 @@ def test_tasks_are_registered_under_their_names() -> None:
         "tournaments.tasks.stage_standings_recompute_task",
         "tournaments.tasks.standings_reconcile_task",
     } <= set(app.tasks)
+
+
+def test_beat_schedules_the_mails_reconcile() -> None:
+    app.finalize()
+    entry = app.conf.beat_schedule["mails reconcile"]
+    assert entry["task"] == "tournaments.accounts.tasks.mails_reconcile_task"
+    assert float(entry["schedule"]) > 0

@@ -69,7 +69,7 @@ def service_worker_config() -> dict[str, Any]:
         "shell": [static(asset) for asset in SHELL_ASSETS],
         "record_path": RECORD_PATH_PATTERN,
         # Signing in or out (whoever is next on this phone) drops the kept pages.
-        "session_paths": [reverse("login"), reverse("logout")],
+        "session_paths": [reverse("account_login"), reverse("account_logout")],
         "static_prefix": static(""),
     }
 

@@ -189,7 +189,7 @@ def test_the_pages_from_the_player_page_to_the_person(organiser: Account, zoe: A
     assert "Invitation pending" in _page(organiser).get(player_url).content.decode()
 
     anonymous = _page().get(path)
-    assert anonymous.status_code == 302 and anonymous["Location"].startswith(reverse("login"))
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith(reverse("account_login"))
     assert "next=/claims/" in anonymous["Location"]  # back here after logging in
     client = _page(zoe)
     shown = client.get(path)

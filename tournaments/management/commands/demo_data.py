@@ -70,6 +70,7 @@ class Command(BaseCommand):
             return
         if reset:
             self._delete()
+        self._verify_emails()
         if Club.objects.filter(slug=DEMO_SLUG).exists():
             self.stdout.write("Demo data already loaded (bin/run --reset starts over).")
             return
@@ -85,6 +86,20 @@ class Command(BaseCommand):
         self.stdout.write("  Demo accounts (username / password):")
         for username, password, role in ACCOUNTS:
             self.stdout.write(f"    {username:<10} / {password:<15} {role}")
+
+    def _verify_emails(self) -> None:
+        """Each demo account has a confirmed address (name@example.org), so it logs in by name or
+        by address like any signed-up account (docs/accounts.md)."""
+        from allauth.account.models import EmailAddress
+
+        for user in get_user_model().objects.filter(username__in=[name for name, _p, _r in ACCOUNTS]):
+            address = f"{user.username}@example.org"
+            if not user.email:
+                user.email = address
+                user.save(update_fields=["email"])
+            EmailAddress.objects.update_or_create(
+                user=user, email=user.email, defaults={"verified": True, "primary": True}
+            )
 
     @transaction.atomic
     def _delete(self) -> None:
@@ -105,6 +120,7 @@ class Command(BaseCommand):
             user.is_staff = username == "organiser"  # organisers use the admin for their club
             user.save()
             people[username] = user
+        self._verify_emails()
         organiser, referee = people["organiser"], people["referee"]
         with transaction.atomic():
             club = club_create(user=organiser, name="Demo Card Club", slug=DEMO_SLUG)
