@@ -6,6 +6,7 @@ import asyncio
 import itertools
 import secrets
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -18,6 +19,7 @@ from django.utils import translation
 from snapleague.celery import app as celery_app
 from snapleague.chromium import launch
 from snapleague.users import Account, AnyUser
+from tests import hu_catalogue as catalogue
 from tournaments.competitions.results.selectors import result_target_get
 from tournaments.competitions.results.services import UserSource, result_record
 from tournaments.competitions.series.fold import seed_commitment
@@ -35,6 +37,18 @@ from tournaments.models import (
     StageFormat,
     Tournament,
 )
+
+# The browser tests' devices, marks and fixtures (``browser``, ``server``): tests/browser.py.
+pytest_plugins = ["tests.browser"]
+
+
+@pytest.fixture
+def hu_catalogue(settings: Any, tmp_path: Path) -> Iterator[None]:
+    """The "hu" test catalogue (tests/hu_catalogue.py) for this test."""
+    catalogue.install(settings, tmp_path)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
 
 _counter = itertools.count(1)
 

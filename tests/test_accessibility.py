@@ -18,9 +18,9 @@ from games.engine.protocol import GameKind
 from games.online.services import table_create
 from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
+from tests.browser import PHONE
 from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snapszer
-from tests.tournaments.competitions.test_browser import PHONE, browser, server  # noqa: F401  (fixtures)
 from tournaments.clubs.services import organiser_invitation_create
 from tournaments.competitions.services import tournament_players_add
 from tournaments.competitions.stages import create as stages_create
@@ -196,7 +196,7 @@ def _open(chromium: Any, base: str, device: dict[str, Any], username: str | None
 
 
 @pytest.fixture
-def opened(browser: Any, server: str, world: World) -> Iterator[Callable[..., Any]]:  # noqa: F811
+def opened(browser: Any, server: str, world: World) -> Iterator[Callable[..., Any]]:
     contexts = []
 
     def open_page(name: str, device: dict[str, Any]) -> Any:

@@ -8,7 +8,7 @@ formats with the params its code carries, and every action code has a real engin
 reports it; (c) the API and the pages answer bad rules and impossible Snapszer scores with 4xx
 field errors whose text comes from the translation catalogue: a test catalogue for "hu" marks
 every message it translates, so a message that bypassed gettext (or the mapping) would show
-(tests/tournaments/hu_catalogue.py, shared with test_tournament_messages.py).
+(tests/hu_catalogue.py, shared with test_tournament_messages.py).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from tests.codes import all_codes
 from tests.games.engine.action_codes import EXAMPLES as ACTION_EXAMPLES
 from tests.games.engine.action_codes import UNREACHABLE, example_errors
 from tests.games.engine.problem_codes import engine_problem_codes, example_problems
-from tests.tournaments.hu_catalogue import msgid as _msgid
+from tests.hu_catalogue import msgid as _msgid
 from tournaments.competitions import messages as tournament_messages
 from tournaments.competitions.problems import TournamentErrorCode
 from tournaments.models import GameKind, GameResult, Player, Series, Tournament

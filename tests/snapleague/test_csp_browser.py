@@ -13,8 +13,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from snapleague.chromium import CHROMIUM
+from tests.browser import PHONE
 from tests.conftest import record_result
-from tests.tournaments.competitions.test_browser import PHONE
 from tournaments.clubs.services import organiser_invitation_create
 from tournaments.competitions.services import (
     stage_rounds_generate,

@@ -10,7 +10,7 @@ import pytest
 from django.utils import translation
 
 from snapleague.chromium import CHROMIUM
-from tests.tournaments.competitions.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
+from tests.browser import PHONE, signed_in_page
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
@@ -27,8 +27,8 @@ def _in(language: str, message: str) -> str:
 
 @pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_the_browsers_language_then_the_switcher_choose_the_pages_language(
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     device: dict[str, Any],
 ) -> None:
     context = browser.new_context(locale="es-ES", **device)
@@ -50,8 +50,8 @@ def test_the_browsers_language_then_the_switcher_choose_the_pages_language(
 
 
 def test_a_snapszer_table_in_hungarian_names_the_hungarian_decks_cards(
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     django_user_model: Any,
 ) -> None:
     django_user_model.objects.create_user("zsofi", password="pw-for-tests-only")

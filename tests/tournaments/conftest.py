@@ -14,12 +14,10 @@ from typing import Any
 import pytest
 from django.conf import settings as django_settings
 from django.db import connection
-from django.utils import translation
 
 from snapleague.celery import app as celery_app
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
-from tests.tournaments import hu_catalogue as catalogue
 from tests.tournaments.integrations.webhook_receiver import receiver  # noqa: F401  (a fixture: a local HTTP receiver)
 from tournaments.competitions.services import tournament_players_enter
 from tournaments.models import GameKind, Player, Series, Tournament
@@ -33,14 +31,6 @@ NEEDS_A_DATABASE_FILE = pytest.mark.skipif(
     reason="a worker process cannot see SQLite's in-memory test database: run with DATABASE_URL "
     "(PostgreSQL) and CELERY_BROKER_URL (Redis), as .ci/run does, or set SQLITE_TEST_NAME",
 )
-
-
-@pytest.fixture
-def hu_catalogue(settings: Any, tmp_path: Path) -> Iterator[None]:
-    """The "hu" test catalogue (tests/tournaments/hu_catalogue.py) for this test."""
-    catalogue.install(settings, tmp_path)
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from tests.tournaments.hu_catalogue import mo_file
+from tests.hu_catalogue import mo_file
 from tournaments.templatetags.league import ordinal_place
 
 

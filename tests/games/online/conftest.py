@@ -14,7 +14,6 @@ from games.online.owner import OWNERS
 from snapleague.asgi import application
 
 # The browser tests' uvicorn server and Chromium (tests/tournaments/competitions/test_browser.py).
-from tests.tournaments.competitions.test_browser import browser, server  # noqa: F401
 
 ORIGIN = (b"origin", b"http://testserver")
 

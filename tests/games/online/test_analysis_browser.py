@@ -15,9 +15,9 @@ from games.engine.sixtysix.analysis import AnalysisBudget
 from games.models import GameAnalysis
 from games.online.services import table_create
 from snapleague.chromium import CHROMIUM
+from tests.browser import PHONE, signed_in_page
 from tests.games.online.finished_games import play_snapszer
 from tests.games.online.test_browser import DESKTOP, SHOTS
-from tests.tournaments.competitions.test_browser import PHONE, signed_in_page
 
 pytestmark = [
     pytest.mark.browser,

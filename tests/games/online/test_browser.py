@@ -13,7 +13,8 @@ import pytest
 
 from games.models import GameLogEntry, GameSnapshot, OnlineGame
 from snapleague.chromium import CHROMIUM
-from tests.tournaments.competitions.test_browser import PHONE, _watch, signed_in_page
+from tests.browser import PHONE, signed_in_page
+from tests.tournaments.competitions.test_browser import _watch
 from tournaments.competitions.services import stage_rounds_generate, tournament_create, tournament_players_add
 from tournaments.competitions.stages.create import stage_create
 from tournaments.models import GameKind, GameResult, Player, Series, SeriesFormat, StageFormat

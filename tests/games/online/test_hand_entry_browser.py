@@ -14,8 +14,8 @@ from games.analysis import analysis_run
 from games.engine.sixtysix.analysis import AnalysisBudget
 from games.models import GameAnalysis, OnlineGame
 from snapleague.chromium import CHROMIUM
+from tests.browser import PHONE, signed_in_page
 from tests.games.online.test_browser import DESKTOP, SHOTS
-from tests.tournaments.competitions.test_browser import PHONE, signed_in_page
 
 pytestmark = [
     pytest.mark.browser,

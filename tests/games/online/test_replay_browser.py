@@ -11,9 +11,9 @@ import pytest
 
 from games.online.services import table_create
 from snapleague.chromium import CHROMIUM
+from tests.browser import PHONE, signed_in_page
 from tests.games.online.finished_games import play_snap, play_snapszer
 from tests.games.online.test_browser import DESKTOP, SHOTS
-from tests.tournaments.competitions.test_browser import PHONE, signed_in_page
 
 pytestmark = [
     pytest.mark.browser,

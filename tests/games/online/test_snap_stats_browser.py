@@ -17,8 +17,8 @@ import pytest
 from games.engine.snap.bots import LEVELS, BotLevel
 from games.models import OnlineGame
 from snapleague.chromium import CHROMIUM
+from tests.browser import PHONE, signed_in_page
 from tests.games.online.test_browser import DESKTOP, SHOTS
-from tests.tournaments.competitions.test_browser import PHONE, signed_in_page
 
 pytestmark = [
     pytest.mark.usefixtures("robot_speed"),

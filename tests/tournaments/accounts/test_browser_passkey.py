@@ -11,20 +11,15 @@ import pytest
 from allauth.mfa.models import Authenticator
 
 from snapleague.users import Account
-from tests.tournaments.test_browser import (  # noqa: F401
-    BROWSER_TEST,
-    PHONE,
-    browser,
-    server,
-)
+from tests.browser import BROWSER_TEST, PHONE
 
 pytestmark = BROWSER_TEST
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_passkey_is_added_and_logs_in_alone(
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     make_user: Callable[..., Account],
 ) -> None:
     user = make_user("pia")

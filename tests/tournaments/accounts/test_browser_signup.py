@@ -12,12 +12,7 @@ import pytest
 from allauth.account.models import EmailAddress
 
 from snapleague.mail import OUTBOX_BACKEND
-from tests.tournaments.test_browser import (  # noqa: F401
-    BROWSER_TEST,
-    PHONE,
-    browser,
-    server,
-)
+from tests.browser import BROWSER_TEST, PHONE
 from tournaments.clubs.services import player_claim_create
 from tournaments.models import Club, Player
 
@@ -26,8 +21,8 @@ pytestmark = BROWSER_TEST
 
 @pytest.mark.django_db(transaction=True)
 def test_a_newcomer_signs_up_from_a_claim_link_confirms_from_the_outbox_and_claims(
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     club: Club,
     settings: Any,
     tmp_path: Path,

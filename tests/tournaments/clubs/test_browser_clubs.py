@@ -10,7 +10,7 @@ import pytest
 
 from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
-from tests.tournaments.competitions.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
+from tests.browser import PHONE, signed_in_page
 from tournaments.models import Club
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -28,8 +28,8 @@ def _signed_in(chromium: Any, base: str, username: str, device: dict[str, Any]) 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_a_user_creates_a_club_and_invites_a_co_organiser(
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     make_user: Callable[..., Account],
     device: dict[str, Any],
 ) -> None:

@@ -11,13 +11,7 @@ from typing import Any
 import pytest
 
 from snapleague.users import Account
-from tests.tournaments.competitions.test_browser import (  # noqa: F401
-    BROWSER_TEST,
-    browser,
-    on_phone_and_desktop,
-    server,
-    signed_in_page,
-)
+from tests.browser import BROWSER_TEST, on_phone_and_desktop, signed_in_page
 from tournaments.models import Club, Player
 
 pytestmark = BROWSER_TEST
@@ -26,8 +20,8 @@ pytestmark = BROWSER_TEST
 @pytest.mark.django_db(transaction=True)
 @on_phone_and_desktop
 def test_an_organiser_invites_and_the_person_claims_their_player(
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     club: Club,
     make_user: Callable[..., Account],
     device: dict[str, Any],

@@ -12,7 +12,7 @@ from django.test import Client
 
 from snapleague.chromium import CHROMIUM
 from snapleague.errors import ApplicationError, PermissionDenied
-from tests.tournaments.competitions.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
+from tests.browser import PHONE, signed_in_page
 from tournaments.clubs.player_import import RowStatus, players_import, players_import_plan, text_of
 from tournaments.models import Club, Player
 
@@ -100,8 +100,8 @@ def test_the_page_previews_an_upload_then_imports(club: Club, organiser: Any) ->
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 @pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_an_organiser_imports_a_file_in_the_browser(  # noqa: PLR0917
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     device: dict[str, Any],
     club: Club,
     organiser: Any,

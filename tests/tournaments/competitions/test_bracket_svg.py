@@ -564,7 +564,7 @@ def test_sections_stack_with_titles_and_the_header_has_the_first_sections_column
 
 def test_the_same_input_gives_the_same_bytes_in_another_process() -> None:
     code = (
-        "from tests.tournaments import bracket_boxes as b;"
+        "from tests.tournaments.competitions import bracket_boxes as b;"
         "from tournaments.competitions.bracket_svg import bracket_drawing;"
         "from tournaments.competitions.formats.base import FormatKey;"
         "import sys;"

@@ -9,14 +9,8 @@ from typing import Any
 import pytest
 
 from snapleague.users import Account
+from tests.browser import BROWSER_TEST, on_phone_and_desktop, signed_in_page
 from tests.tournaments.competitions.test_bracket_placings import _third_place_cup
-from tests.tournaments.competitions.test_browser import (  # noqa: F401
-    BROWSER_TEST,
-    browser,
-    on_phone_and_desktop,
-    server,
-    signed_in_page,
-)
 from tournaments.models import Player
 
 pytestmark = BROWSER_TEST
@@ -25,8 +19,8 @@ pytestmark = BROWSER_TEST
 @pytest.mark.django_db(transaction=True)
 @on_phone_and_desktop
 def test_a_knockouts_standings_page_follows_the_bracket(
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     organiser: Account,
     players: list[Player],
     device: dict[str, Any],

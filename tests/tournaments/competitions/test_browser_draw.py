@@ -10,14 +10,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser import BROWSER_TEST, on_phone_and_desktop, signed_in_page
 from tests.tournaments.competitions.formats.checker import documented_draw
-from tests.tournaments.competitions.test_browser import (  # noqa: F401
-    BROWSER_TEST,
-    browser,
-    on_phone_and_desktop,
-    server,
-    signed_in_page,
-)
 from tournaments.competitions.services import tournament_create, tournament_players_add
 from tournaments.models import GameKind, Player, Stage
 
@@ -33,8 +27,8 @@ def _listed(page: Any, list_id: str) -> list[int]:
 @pytest.mark.django_db(transaction=True)
 @on_phone_and_desktop
 def test_the_organiser_picks_the_players_and_anyone_can_verify_the_draw(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     club: Any,
     players: list[Player],
     device: dict[str, Any],

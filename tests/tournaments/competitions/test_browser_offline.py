@@ -14,13 +14,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from snapleague.users import Account
+from tests.browser import PHONE, signed_in_page
 from tests.conftest import record_result, snapszer_win
-from tests.tournaments.competitions.test_browser import (  # noqa: F401 (fixtures, and the sessions ended after the module)
-    PHONE,
-    browser,
-    server,
-    signed_in_page,
-)
 from tournaments.models import GameKind, GameResult, Player, Series, SeriesFormat
 
 pytestmark = pytest.mark.browser
@@ -62,8 +57,8 @@ def duels(
 @pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.django_db(transaction=True)
 def test_results_entered_offline_are_sent_once_when_the_network_returns(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     device: dict[str, Any],
     duels: list[Series],
     players: list[Player],
@@ -154,8 +149,8 @@ def test_results_entered_offline_are_sent_once_when_the_network_returns(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_form_posted_while_the_wifi_does_not_answer_is_kept_by_the_service_worker(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     duels: list[Series],
     players: list[Player],
 ) -> None:

@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 
 from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
+from tests.browser import PHONE
 from tests.conftest import play_open_series
-from tests.tournaments.competitions.test_browser import PHONE, browser, server  # noqa: F401
 from tournaments.competitions.stages.withdrawals import stage_withdraw
 from tournaments.models import Player, Series, Tournament
 
@@ -148,8 +148,8 @@ def test_the_page_shows_one_table_per_group_with_who_goes_through(
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 @pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_a_reader_sees_each_group_and_who_goes_through_in_the_browser(  # noqa: PLR0917
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     device: dict[str, Any],
     groups_stage: int,
     organiser: Account,

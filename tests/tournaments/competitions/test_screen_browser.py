@@ -14,7 +14,6 @@ from django.utils import timezone
 from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
-from tests.tournaments.competitions.test_browser import browser, server  # noqa: F401  (fixtures)
 from tournaments.competitions.services import stage_rounds_generate, tournament_create, tournament_players_add
 from tournaments.competitions.stages.create import stage_create
 from tournaments.models import Club, GameKind, Player, Round, Series, Stage, StageFormat
@@ -72,8 +71,8 @@ def _assert_readable_from_afar(page: Any) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_big_screen_cycles_follows_a_result_and_answers_the_desk(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     club: Any,
     referee: Any,
     players: list[Player],
@@ -154,8 +153,8 @@ SESSION_SCREENSHOT = Path(__file__).resolve().parents[3] / "docs" / "session-scr
 
 @pytest.mark.django_db(transaction=True)
 def test_a_sessions_big_screen_shows_its_round_at_its_tables_and_follows_a_result(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     club: Any,
     players: list[Player],
 ) -> None:

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from snapleague.chromium import CHROMIUM
-from tests.tournaments.competitions.test_browser import PHONE, browser, server, signed_in_page  # noqa: F401
+from tests.browser import PHONE, signed_in_page
 from tournaments.competitions.stages.create import stage_create
 from tournaments.competitions.stages.publish import stage_round_publish
 from tournaments.competitions.table_sheets import game_lines, qr_svg
@@ -89,8 +89,8 @@ def test_an_unknown_paper_is_a4_and_the_round_page_links_the_sheets_for_referees
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 @pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_the_sheets_show_on_screen_and_print_on_a4_and_letter(
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     device: dict[str, Any],
     cup: Callable[..., Tournament],
     organiser: Any,

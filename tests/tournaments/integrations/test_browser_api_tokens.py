@@ -9,13 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.tournaments.competitions.test_browser import (  # noqa: F401
-    BROWSER_TEST,
-    browser,
-    on_phone_and_desktop,
-    server,
-    signed_in_page,
-)
+from tests.browser import BROWSER_TEST, on_phone_and_desktop, signed_in_page
 from tournaments.integrations.tokens import keys
 from tournaments.integrations.tokens.models import ApiToken
 
@@ -25,8 +19,8 @@ pytestmark = BROWSER_TEST
 @pytest.mark.django_db(transaction=True)
 @on_phone_and_desktop
 def test_a_player_makes_copies_uses_and_revokes_a_token(
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     player_user: Any,
     device: dict[str, Any],
 ) -> None:

@@ -9,14 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser import BROWSER_TEST, on_phone_and_desktop, signed_in_page
 from tests.conftest import record_result, snapszer_win
-from tests.tournaments.competitions.test_browser import (  # noqa: F401
-    BROWSER_TEST,
-    browser,
-    on_phone_and_desktop,
-    server,
-    signed_in_page,
-)
 from tests.tournaments.integrations.webhook_receiver import Receiver
 from tournaments.integrations.webhooks import signing
 from tournaments.integrations.webhooks.models import WebhookDelivery, WebhookEndpoint
@@ -28,8 +22,8 @@ pytestmark = BROWSER_TEST
 @pytest.mark.django_db(transaction=True)
 @on_phone_and_desktop
 def test_the_organiser_registers_an_endpoint_and_sees_the_delivery_log(  # noqa: PLR0917
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     club: Club,
     players: list[Player],
     receiver: Receiver,

@@ -18,15 +18,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tests.tournaments.competitions.test_browser import (  # noqa: F401
-    BROWSER_TEST,
-    DESKTOP,
-    PHONE,
-    browser,
-    on_phone_and_desktop,
-    server,
-    signed_in_page,
-)
+from tests.browser import BROWSER_TEST, DESKTOP, PHONE, on_phone_and_desktop, signed_in_page
 from tournaments.competitions.services import (
     tournament_create,
     tournament_players_add,
@@ -64,8 +56,8 @@ def _spring_league(club: Any, players: list[Player], referee: Any = None) -> tup
 @pytest.mark.django_db(transaction=True)
 @on_phone_and_desktop
 def test_a_club_night_from_the_desk_to_the_next_table_card(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     club: Any,
     players: list[Player],
     device: dict[str, Any],
@@ -223,8 +215,8 @@ def _decoded_qr(png: bytes) -> list[str]:
 @pytest.mark.django_db(transaction=True)
 @on_phone_and_desktop
 def test_a_referee_records_from_the_qr_code_of_a_table_sheet(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     *,
     club: Any,
     referee: Any,

@@ -9,13 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from snapleague.users import Account
-from tests.tournaments.competitions.test_browser import (  # noqa: F401
-    BROWSER_TEST,
-    browser,
-    on_phone_and_desktop,
-    server,
-    signed_in_page,
-)
+from tests.browser import BROWSER_TEST, on_phone_and_desktop, signed_in_page
 from tournaments.models import GameKind, LadderChallenge, Player
 from tournaments.rankings.ladder import services
 
@@ -25,8 +19,8 @@ pytestmark = BROWSER_TEST
 @pytest.mark.django_db(transaction=True)
 @on_phone_and_desktop
 def test_a_challenge_from_the_ladder_to_the_new_order(  # noqa: PLR0917
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     organiser: Account,
     player_user: Account,
     make_user: Any,
@@ -70,8 +64,8 @@ def test_a_challenge_from_the_ladder_to_the_new_order(  # noqa: PLR0917
 @pytest.mark.django_db(transaction=True)
 @on_phone_and_desktop
 def test_the_organiser_records_a_challenge_and_its_result_for_two_players(
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     organiser: Account,
     players: list[Player],
     device: dict[str, Any],

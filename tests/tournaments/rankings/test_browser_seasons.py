@@ -10,13 +10,7 @@ from typing import Any
 import pytest
 
 from snapleague.users import Account
-from tests.tournaments.competitions.test_browser import (  # noqa: F401
-    BROWSER_TEST,
-    browser,
-    on_phone_and_desktop,
-    server,
-    signed_in_page,
-)
+from tests.browser import BROWSER_TEST, on_phone_and_desktop, signed_in_page
 from tests.tournaments.rankings.seasons_world import played_tournament
 from tournaments.models import Player, Season
 
@@ -26,8 +20,8 @@ pytestmark = BROWSER_TEST
 @pytest.mark.django_db(transaction=True)
 @on_phone_and_desktop
 def test_an_organiser_creates_a_season_and_reads_its_table(
-    browser: Any,  # noqa: F811
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     organiser: Account,
     players: list[Player],
     device: dict[str, Any],

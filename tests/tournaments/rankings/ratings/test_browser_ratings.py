@@ -14,12 +14,8 @@ from typing import Any
 import pytest
 
 from snapleague.users import Account
+from tests.browser import PHONE
 from tests.conftest import snapszer_win
-from tests.tournaments.competitions.test_browser import (  # noqa: F401 (fixtures)
-    PHONE,
-    browser,
-    server,
-)
 from tests.tournaments.rankings.ratings import test_services as history
 from tournaments.models import Club, GameKind, Player, Tournament
 
@@ -58,8 +54,8 @@ def _season(organiser: Account) -> tuple[Club, dict[str, Player]]:
 
 @pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_the_rating_plot_fits_the_screen_and_links_to_what_moved_it(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     organiser: Account,
     device: dict[str, Any],
 ) -> None:
