@@ -11,9 +11,9 @@ django_asgi_app = get_asgi_application()
 # These need the app registry loaded.
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns as game_urlpatterns  # noqa: E402
+from snapleague.sockets import SameOriginOnly  # noqa: E402
 from tournaments.live.routing import websocket_urlpatterns as live_urlpatterns  # noqa: E402
 
 websocket_urlpatterns = [*live_urlpatterns, *game_urlpatterns]
@@ -44,8 +44,8 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "lifespan": lifespan,
-        # A socket opened by another site's page (its Origin is not one of ALLOWED_HOSTS) is refused
-        # before any consumer runs; the session cookie says who is asking (drafts stay private).
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # A socket opened by another origin's page (scheme, host and port: snapleague/sockets.py) is
+        # refused before any consumer runs; the session cookie says who is asking (drafts stay private).
+        "websocket": SameOriginOnly(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

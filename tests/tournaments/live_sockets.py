@@ -15,6 +15,7 @@ from django.test import Client
 from snapleague.asgi import application
 
 ORIGIN = (b"origin", b"http://testserver")
+HOST = (b"host", b"testserver")
 
 
 def run(scenario: Callable[[], Awaitable[None]]) -> None:
@@ -44,6 +45,8 @@ async def opened(*headers: tuple[bytes, bytes]) -> WebsocketCommunicator:
     sent = list(headers)
     if not any(name == b"origin" for name, _ in sent):
         sent.append(ORIGIN)
+    if not any(name == b"host" for name, _ in sent):
+        sent.append(HOST)
     communicator = WebsocketCommunicator(application, "/ws/live/", headers=sent)
     connected, _ = await communicator.connect()
     assert connected

@@ -70,12 +70,21 @@ async def record_game_1(referee: Any, series: Series, players: list[Player]) -> 
 
 def test_a_socket_from_another_sites_page_is_refused() -> None:
     async def scenario() -> None:
-        for headers in ([(b"origin", b"http://evil.example")], [(b"origin", b"null")], []):
+        host = (b"host", b"testserver")
+        refused = (b"http://evil.example", b"null", b"http://testserver:8001", b"https://testserver")
+        for headers in ([(b"origin", origin), host] for origin in refused):
             communicator = WebsocketCommunicator(application, "/ws/live/", headers=headers)
             connected, _ = await communicator.connect()
             assert not connected, headers
-        for own in (b"http://testserver", b"http://127.0.0.1:8000", b"https://localhost"):
-            communicator = await opened((b"origin", own))
+        for headers in ([host], [(b"origin", b"http://testserver")]):  # no Origin, no Host
+            communicator = WebsocketCommunicator(application, "/ws/live/", headers=headers)
+            assert not (await communicator.connect())[0], headers
+        for own, at in (
+            (b"http://testserver", b"testserver"),
+            (b"http://127.0.0.1:8000", b"127.0.0.1:8000"),
+            (b"http://localhost:9000", b"localhost:9000"),
+        ):
+            communicator = await opened((b"origin", own), (b"host", at))
             await communicator.disconnect()
 
     run(scenario)

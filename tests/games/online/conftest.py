@@ -16,6 +16,7 @@ from snapleague.asgi import application
 # The browser tests' uvicorn server and Chromium (tests/tournaments/competitions/test_browser.py).
 
 ORIGIN = (b"origin", b"http://testserver")
+HOST = (b"host", b"testserver")
 
 
 @pytest.fixture(autouse=True)
@@ -41,6 +42,8 @@ async def opened(game_id: int, *headers: tuple[bytes, bytes]) -> WebsocketCommun
     sent = list(headers)
     if not any(name == b"origin" for name, _ in sent):
         sent.append(ORIGIN)
+    if not any(name == b"host" for name, _ in sent):
+        sent.append(HOST)
     communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=sent)
     connected, _ = await communicator.connect(timeout=10)  # a loaded machine's first Redis connection
     assert connected

@@ -249,17 +249,35 @@ def test_ping_resync_and_a_reconnect_get_the_current_view(duel: Any) -> None:
     at_table(duel, body)
 
 
-def test_a_foreign_origin_is_refused(duel: Any) -> None:
+@pytest.mark.parametrize(
+    "origin",
+    [b"http://evil.example", b"http://testserver:8001", b"https://testserver", b"null"],
+    ids=["another host", "another port", "another scheme", "opaque"],
+)
+def test_a_foreign_origin_is_refused_with_the_players_cookie(duel: Any, origin: bytes) -> None:
+    """Anna's cookie, opened from a page of another origin (even the same host on another port):
+    closed before the consumer runs, so not one frame, and no hand, reaches it."""
     game, anna, _ = duel
 
     async def scenario() -> None:
         communicator = WebsocketCommunicator(
-            application, f"/ws/games/{game.pk}/", headers=[(b"origin", b"http://evil.example"), anna]
+            application,
+            f"/ws/games/{game.pk}/",
+            headers=[(b"origin", origin), (b"host", b"testserver"), anna],
         )
         connected, _ = await communicator.connect()
         assert not connected
+        assert await communicator.receive_nothing(timeout=0.2)
 
     run(scenario)
+
+    # the same cookie from the site's own page gets her seat's view
+    async def own() -> None:
+        communicator = await opened(game.pk, anna)
+        assert (await receive(communicator))["type"] == "view"
+        await communicator.disconnect()
+
+    run(own)
 
 
 def test_a_flooding_socket_is_told_once_and_the_other_seat_plays_on(duel: Any) -> None:
