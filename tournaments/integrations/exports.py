@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -33,13 +34,28 @@ EXPORT_FORMAT = "snapleague.tournament"
 EXPORT_VERSION = 1
 
 
+# A cell a spreadsheet could take for a formula (OWASP, "CSV Injection"): = + - @, a tab or a
+# carriage return first. A plain number (-3, +1.5) is no formula and stays a number.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """``value`` as it may go into a cell: text that a spreadsheet would evaluate
+    (``=HYPERLINK(...)`` as a player's name) gets a leading apostrophe, so it shows as typed."""
+    if isinstance(value, str) and value.startswith(FORMULA_START) and not PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """CSV with a byte-order mark, so that spreadsheet programs read the names' accents right."""
+    """CSV with a byte-order mark, so that spreadsheet programs read the names' accents right;
+    every cell, the header's too (it names tournaments), through :func:`csv_cell`."""
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow([csv_cell(cell) for cell in header])
+    writer.writerows([csv_cell(cell) for cell in row] for row in rows)
     return out.getvalue()
 
 

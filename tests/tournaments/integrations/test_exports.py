@@ -19,6 +19,7 @@ from tests.conftest import record_result, snapszer_win
 from tournaments.competitions.services import stage_standings_recompute
 from tournaments.competitions.stages.create import stage_create
 from tournaments.competitions.stages.publish import stage_round_publish
+from tournaments.integrations.exports import FORMULA_START, PLAIN_NUMBER, csv_cell, csv_text
 from tournaments.models import GameResult, Series, Stage, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -137,3 +138,35 @@ def test_a_draft_tournaments_exports_are_its_organisers_only(
         client = Client()
         client.force_login(organiser)
         assert client.get(url).status_code == 200
+
+
+# --- Spreadsheet formulas (issue 27 item 5) -------------------------------------------------------
+
+FORMULAS = ['=HYPERLINK("http://x","y")', "+SUM(1,2)", "-2+3", "@SUM(1)", "\tTab", "\rReturn"]
+
+
+@pytest.mark.parametrize("name", FORMULAS)
+def test_a_cell_a_spreadsheet_would_evaluate_shows_as_typed(name: str) -> None:
+    assert csv_cell(name) == "'" + name
+    rows = list(csv.reader(io.StringIO(csv_text(["Player"], [[name]])[1:])))
+    assert rows == [["Player"], ["'" + name]]
+
+
+@pytest.mark.parametrize("value", [-3, "-3", "+1.5", "1,5", 2.5, "Zoë", "a=b", "", None])
+def test_numbers_and_plain_text_stay_as_they_are(value: Any) -> None:
+    assert csv_cell(value) == value
+
+
+def test_the_standings_and_results_csv_neutralise_a_formula_as_a_players_name(played: Stage) -> None:
+    seated = list(Series.objects.filter(stage=played, round__number=1).order_by("table"))
+    player = seated[0].seats.order_by("seat").first().player  # type: ignore[union-attr]
+    player.name = FORMULAS[0]
+    player.save(update_fields=["name"])
+    stage_standings_recompute(stage_id=played.pk)
+    standings = _rows(Client().get(f"/stages/{played.pk}/standings.csv"))
+    results = _rows(Client().get(f"/tournaments/{played.tournament_id}/results.csv"))
+    for rows in (standings, results):
+        cells = [cell for row in rows for cell in row]
+        assert any(cell.startswith("'" + FORMULAS[0]) for cell in cells)  # alone, or first of a list
+        formulas = [c for c in cells if c.startswith(FORMULA_START) and not PLAIN_NUMBER.fullmatch(c)]
+        assert formulas == [], formulas

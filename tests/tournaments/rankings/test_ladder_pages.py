@@ -244,3 +244,12 @@ def test_the_rules_refusals_are_the_apis_shown_as_form_errors_in_the_users_langu
     hungarian = _errors_of(response.content.decode(), "challenged")
     assert "Dániel" in hungarian and "may challenge" not in hungarian
     assert LadderChallenge.objects.count() == 1
+
+
+def test_the_ladder_csv_neutralises_a_formula_as_a_players_name(
+    ladder: Ladder, players: list[Player]
+) -> None:
+    players[1].name = '=HYPERLINK("http://x","y")'
+    players[1].save(update_fields=["name"])
+    rows = Client().get(reverse("tournaments:ladder-csv", args=[ladder.pk])).content.decode("utf-8-sig")
+    assert "'=HYPERLINK" in rows and ",=HYPERLINK" not in rows and '"=HYPERLINK' not in rows

@@ -262,3 +262,17 @@ def test_api_season_tournaments(organiser: Account, season: Season, played: list
 def test_api_unknown_season_is_a_404(client: Client) -> None:
     response = client.get(reverse("tournaments_api:season-table", args=[999999]))
     assert response.status_code == 404 and response.json()["code"] == "season_not_found"
+
+
+def test_the_season_csv_neutralises_formulas_in_names_and_in_the_header(
+    client: Client, season: Season, played: list[Tournament], players: list[Player]
+) -> None:
+    players[0].name = "+SUM(1,2)"
+    players[0].save(update_fields=["name"])
+    played[0].name = "@cmd"
+    played[0].save(update_fields=["name"])
+    response = client.get(reverse("tournaments:season-csv", args=[season.pk]))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert "'@cmd: place" in rows[0]
+    assert any(row[1] == "'+SUM(1,2)" for row in rows[1:])
+    assert not any(cell.startswith(("=", "+", "@")) for row in rows for cell in row)
