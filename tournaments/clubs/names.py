@@ -12,6 +12,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import ApplicationError
+from snapleague.names import name_clean, name_problem
 from tournaments.models import Club
 
 NAME_MAX = 120
@@ -29,9 +30,11 @@ def club_name_checked(
 ) -> str:
     """``name`` with its white space folded; a problem (``missing``, too long, ``taken`` by another
     of the club's ``model``, ``instance`` being the one edited) goes into ``fields["name"]``."""
-    name = " ".join((name or "").split())
+    name = name_clean(name)
     if not name:
         fields["name"] = [missing]
+    elif problem := name_problem(name):
+        fields["name"] = [problem]
     elif len(name) > NAME_MAX:
         fields["name"] = [_("At most %(count)s characters.") % {"count": NAME_MAX}]
     else:

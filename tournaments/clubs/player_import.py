@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -22,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from snapleague.errors import ApplicationError
+from snapleague.names import name_clean, name_problem
 from snapleague.users import AnyUser
 from tournaments.access import require_organiser
 from tournaments.models import Club, Player
@@ -98,10 +98,6 @@ def _cells(text: str) -> list[list[str]]:
     return list(csv.reader(io.StringIO(text), dialect))
 
 
-def _clean(name: str) -> str:
-    return " ".join(unicodedata.normalize("NFC", name).split())
-
-
 def _verdicts(club: Club, named: list[tuple[int, str]], *, item: bool = False) -> list[ImportRow]:
     """Each ``(line, name)``'s verdict against ``club`` and the names before it: new, already a
     player of the club (the same name, case aside), or an error and why. The CSV import's rows and
@@ -110,7 +106,7 @@ def _verdicts(club: Club, named: list[tuple[int, str]], *, item: bool = False) -
     seen: dict[str, int] = {}
     rows = []
     for line, raw in named:
-        name = _clean(raw)
+        name = name_clean(raw)
         key = name.casefold()
         if not name:
             message = _("No name in this item.") if item else _("No name in this row's name column.")
@@ -124,8 +120,8 @@ def _verdicts(club: Club, named: list[tuple[int, str]], *, item: bool = False) -
                     str(_("Longer than %(n)s characters.") % {"n": NAME_MAX}),
                 )
             )
-        elif any(unicodedata.category(ch).startswith("C") for ch in name):
-            rows.append(ImportRow(line, name, RowStatus.ERROR, str(_("Contains control characters."))))
+        elif problem := name_problem(name):
+            rows.append(ImportRow(line, name, RowStatus.ERROR, problem))
         elif key in seen:
             same = _("The same name as item %(n)s.") if item else _("The same name as line %(n)s.")
             rows.append(ImportRow(line, name, RowStatus.ERROR, str(same % {"n": seen[key]})))
@@ -149,7 +145,7 @@ def players_import_plan(*, user: AnyUser, club: Club, text: str) -> ImportPlan:
     if not numbered:
         raise _refuse(str(_("The file has no names: put one player's name on each line.")))
     column = 0
-    lowered = [_clean(cell).casefold() for cell in numbered[0][1]]
+    lowered = [name_clean(cell).casefold() for cell in numbered[0][1]]
     if any(cell in NAME_HEADERS for cell in lowered):
         column = next(i for i, cell in enumerate(lowered) if cell in NAME_HEADERS)
         numbered = numbered[1:]

@@ -21,6 +21,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
+from snapleague.names import name_clean, name_problem
 from snapleague.users import Account, AnyUser, signed_in
 from tournaments.access import require_organiser
 from tournaments.audit import audit
@@ -276,11 +277,13 @@ def club_create(*, user: AnyUser, name: str, slug: str | None = None) -> Club:
     ``name`` / ``slug``) or ``club_create_throttled`` (429, ``extra.retry_after_s``)."""
     if not signed_in(user):
         raise PermissionDenied(code="not_signed_in", message=_("Log in to create a club."))
-    name = " ".join(name.split())
+    name = name_clean(name)
     if not name:
         raise ApplicationError(
             code="invalid", message=_("A club needs a name."), fields={"name": [_("Required.")]}
         )
+    if problem := name_problem(name):
+        raise ApplicationError(code="invalid", message=problem, fields={"name": [problem]})
     if len(name) > 120:
         raise ApplicationError(
             code="invalid",
@@ -394,11 +397,13 @@ def organiser_invitation_accept(*, user: AnyUser, token: str) -> Club:
 @transaction.atomic
 def player_create(*, user: AnyUser, club: Club, name: str, account: Account | None = None) -> Player:
     require_organiser(user, club)
-    name = name.strip()
+    name = name_clean(name)
     if not name:
         raise ApplicationError(
             code="invalid", message=_("A player needs a name."), fields={"name": [_("Required.")]}
         )
+    if problem := name_problem(name):
+        raise ApplicationError(code="invalid", message=problem, fields={"name": [problem]})
     if Player.objects.filter(club=club, name=name).exists():
         raise ApplicationError(
             code="duplicate_player",

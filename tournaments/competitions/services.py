@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine_messages import problem_messages
 from snapleague.errors import ApplicationError
+from snapleague.names import name_clean, name_problem
 from snapleague.users import Account, AnyUser
 from tournaments.access import require_organiser
 from tournaments.clubs.services import player_create
@@ -53,6 +54,11 @@ def tournament_create(
 ) -> Tournament:
     require_organiser(user, club)
     fields: dict[str, list[Any]] = {}
+    name = name_clean(name)
+    if not name:
+        fields["name"] = [_("A tournament needs a name.")]
+    elif problem := name_problem(name):
+        fields["name"] = [problem]
     if game not in GameKind:
         fields["game"] = [_("Choose Snap or Snapszer.")]
     if series_format not in SeriesFormat.values:

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import ApplicationError, Conflict, PermissionDenied
+from snapleague.names import name_clean, name_problem
 from snapleague.users import AnyUser, signed_in
 from tournaments.access import require_organiser, user_can_record
 from tournaments.audit import audit
@@ -46,7 +47,9 @@ ROUNDS_PLANNED_MAX = 50
 
 
 def _clean(text: str, *, field_name: str, limit: int, required: bool) -> str:
-    cleaned = " ".join(str(text or "").split())
+    cleaned = name_clean(text)
+    if problem := name_problem(cleaned):
+        raise ApplicationError(code="invalid", message=problem, fields={field_name: [problem]})
     if required and not cleaned:
         raise ApplicationError(
             code="invalid", message=_("This field is required."), fields={field_name: [_("Required.")]}

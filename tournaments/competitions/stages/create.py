@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine_messages import problem_messages
 from snapleague.errors import ApplicationError, Conflict
+from snapleague.names import name_clean, name_problem
 from snapleague.users import AnyUser
 from tournaments.access import require_organiser
 from tournaments.audit import audit
@@ -62,8 +63,11 @@ def stage_create(
     require_organiser(user, tournament.club)
     game = GameKind(tournament.game)
     fields: dict[str, list[Any]] = {}
-    if not str(name).strip():
+    name = name_clean(name)
+    if not name:
         fields["name"] = [_("A stage needs a name, e.g. “League” or “Playoff”.")]
+    elif problem := name_problem(name):
+        fields["name"] = [problem]
     if options is not None and not isinstance(options, Mapping):
         fields["options"] = [_("Give the stage options as an object: option names and their values.")]
     if publishing not in Stage.Publishing.values:
