@@ -98,6 +98,7 @@ def lease_renew_many(game_ids: Collection[int], owner: str = PROCESS_ID) -> set[
         mine = set(
             GameLease.objects.select_for_update()
             .filter(game_id__in=list(game_ids), owner=owner)
+            .order_by("game_id")  # locked in one order by every process: no deadlock
             .values_list("game_id", flat=True)
         )
         if mine:

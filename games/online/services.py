@@ -339,11 +339,17 @@ def log_append_many(batch: Sequence[tuple[int, Sequence[LogRow]]]) -> set[int]:
     batch in one transaction: the owners of a process write together (games/online/tables.py's
     ``LogWriter``), not one transaction per action each. A game that is not at the version its
     first row follows was written by another owner: it is left out, and returned (StaleWrite for
-    its owner), and the others are written."""
+    its owner), and the others are written.
+
+    The games are written in the order of their ids, whatever the batch's order: every writer of
+    online-game rows (the owners of each process, a takeover's new owner, the sweeper, closing)
+    then locks them in one order, and two batches that share games wait for each other instead
+    of deadlocking (seen once on PostgreSQL: ``deadlock detected ... in relation
+    "games_onlinegame"``)."""
     stale: set[int] = set()
     logged: list[GameLogEntry] = []
     snapshots: list[GameSnapshot] = []
-    for game_id, rows in batch:
+    for game_id, rows in sorted(batch, key=lambda item: item[0]):
         if not rows:
             continue
         first, last = rows[0].seq, rows[-1].seq

@@ -1,0 +1,102 @@
+"""Batch writes of online games lock rows in one order (issue 27 item 7): two processes' log
+writers whose batches share games, given in opposite orders, hold one game each and then wait for
+the other's. Before, PostgreSQL answered ``deadlock detected`` to one of them; now both lock by id,
+so the second waits for the first and finds its games written (a stale write, as designed)."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection, connections
+from django.utils import timezone
+
+from games.models import GameLease, GameLogEntry, OnlineGame
+from games.online import services
+from games.online.lease import lease_acquire, lease_renew_many
+from games.online.services import table_create
+from games.online.tables import Entry
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks and deadlocks: PostgreSQL's"),
+]
+
+
+def _rows(first: int) -> list[Entry]:
+    return [Entry(first, {"type": "test", "n": first}, services.Sender(0, None), timezone.now(), [])]
+
+
+def _both(first: Callable[[], Any], second: Callable[[], Any]) -> list[Any]:
+    """Run two writers at once, each in its own thread and connection; their outcomes (or errors)."""
+    outcomes: list[Any] = [None, None]
+
+    def run(index: int, work: Callable[[], Any]) -> None:
+        try:
+            outcomes[index] = work()
+        except Exception as exc:
+            outcomes[index] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, w)) for i, w in enumerate((first, second))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return outcomes
+
+
+def test_two_log_writers_with_the_same_games_in_opposite_orders_do_not_deadlock(
+    make_user: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g1 = table_create(user=make_user("ada"), kind="snapszer", options={}, seats=2)
+    g2 = table_create(user=make_user("bea"), kind="snapszer", options={}, seats=2)
+    # Each writer pauses after its first game's row is locked until the other has locked one too
+    # (or 2 s have passed: with one lock order the second writer is waiting on the first's lock).
+    holding = threading.Barrier(2, timeout=2)
+    real_entry = services.GameLogEntry
+    paused: set[int] = set()
+
+    def entry_then_pause(**kwargs: Any) -> Any:
+        me = threading.get_ident()
+        if me not in paused:
+            paused.add(me)
+            with contextlib.suppress(threading.BrokenBarrierError):
+                holding.wait()
+        return real_entry(**kwargs)
+
+    monkeypatch.setattr(services, "GameLogEntry", entry_then_pause)
+    monkeypatch.setattr(services.GameLogEntry, "objects", real_entry.objects, raising=False)
+    outcomes = _both(
+        lambda: services.log_append_many([(g1.pk, _rows(1)), (g2.pk, _rows(1))]),
+        lambda: services.log_append_many([(g2.pk, _rows(1)), (g1.pk, _rows(1))]),
+    )
+    assert not any(isinstance(o, Exception) for o in outcomes), outcomes
+    # one writer wrote both games, the other found both written (stale), nothing twice
+    assert sorted(len(o) for o in outcomes) == [0, 2], outcomes
+    for game in (g1, g2):
+        assert list(GameLogEntry.objects.filter(game=game).values_list("seq", flat=True)) == [1]
+        assert OnlineGame.objects.get(pk=game.pk).version == 1
+
+
+def test_lease_renewals_of_two_processes_over_the_same_games_do_not_deadlock(
+    make_user: Callable[..., Any],
+) -> None:
+    games = [table_create(user=make_user(f"p{i}"), kind="snapszer", options={}, seats=2) for i in range(30)]
+    for game in games:
+        assert lease_acquire(game.pk, owner="one")
+    ids = [game.pk for game in games]
+
+    def renew(order: list[int]) -> set[int]:
+        found: set[int] = set()
+        for _ in range(20):
+            found = lease_renew_many(order, owner="one")
+        return found
+
+    outcomes = _both(lambda: renew(ids), lambda: renew(ids[::-1]))
+    assert outcomes == [set(ids), set(ids)], outcomes
+    assert GameLease.objects.filter(owner="one").count() == 30
