@@ -3,14 +3,14 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_safe
 
-from tournaments.models import Club
+from tournaments.clubs.selectors import clubs_list
 from tournaments.nights.selectors import user_next_table_get
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     context = {
-        "clubs": Club.objects.all(),
+        "clubs": clubs_list(),
         "next_table": user_next_table_get(user=request.user),
         "mine": True,
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -48,6 +49,11 @@ def player_link_get(*, user: AnyUser, player: Player) -> PlayerLink | None:
         .first()
     )
     return PlayerLink(player=player, pending=pending if player.user_id is None else None)
+
+
+def clubs_list() -> QuerySet[Club]:
+    """Every club, by name (the home page's list)."""
+    return Club.objects.order_by("name")
 
 
 def club_get(*, slug: str) -> Club:
