@@ -53,7 +53,7 @@ def test_the_api_answers_503_with_retry_after_when_the_database_is_down(
 def test_a_page_answers_503_with_retry_after_when_the_database_is_down(
     table: Series, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("snapleague.views.Club.objects", type("Down", (), {"all": _database_down})())
+    monkeypatch.setattr("snapleague.views.clubs_list", _database_down)
 
     response = Client().get("/")
 
