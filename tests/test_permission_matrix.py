@@ -65,6 +65,7 @@ from tournaments.integrations.webhooks.models import WebhookDelivery
 from tournaments.integrations.webhooks.services import webhook_endpoint_create
 from tournaments.models import (
     Club,
+    JoinRequest,
     Ladder,
     LadderChallenge,
     LadderRung,
@@ -403,6 +404,14 @@ MATRIX: list[Row] = [
     r("tournaments:claim",                       "GET",    302, 409, 200, 200, 200, 200, on="claim"),
     r("tournaments:claim",                       "POST",   302, 409, 302, 302, 302, 302, on="claim"),
     r("tournaments:me",                          "GET",    302, 200, 200, 200, 200, 200),
+    # Join requests (tournaments/clubs/join_requests.py): anyone signed in asks (Anna is a player of
+    # the club already: 409 on the club page); organisers see the list, open or close them, and
+    # approve or refuse; someone else is not told the request exists (404).
+    r("tournaments:club-join",                   "POST",   302, 409, 302, 302, 302, 302),
+    r("tournaments:club-join-requests",          "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:club-join-requests",          "POST",   302, 403, 403, 403, 302, 403),
+    r("tournaments:join-request-approve",        "POST",   302, 404, 404, 404, 302, 404),
+    r("tournaments:join-request-refuse",         "POST",   302, 404, 404, 404, 302, 404),
     # Anna replaces her own calendar's address; nobody else may.
     r("tournaments:player-calendar-replace",     "POST",   302, 302, 403, 403, 403, 403),
     r("tournaments:record-sw",                   "GET",    200, 200, 200, 200, 200, 200),  # a script, no data
@@ -798,8 +807,13 @@ def _build() -> World:
         due_at=timezone.now() + datetime.timedelta(days=7),
     )
 
+    # Join requests are open; a newcomer (no player in the club) waits for an answer.
+    Club.objects.filter(pk=club.pk).update(join_requests_open=True)
+    waiting = JoinRequest.objects.create(club=club, user=_account("yvette"), message="Hello")
+
     base = {
         "slug": club.slug,
+        "request_id": waiting.pk,
         "club_id": club.pk,
         "tournament_id": running.pk,
         "stage_id": league.pk,

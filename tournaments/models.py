@@ -14,6 +14,7 @@ from tournaments.audit import (
 )
 from tournaments.clubs.models import (
     Club,
+    JoinRequest,
     OrganiserInvitation,
     Player,
     PlayerClaim,
@@ -87,6 +88,7 @@ __all__ = [
     "Game",
     "GameKind",
     "GameResult",
+    "JoinRequest",
     "Ladder",
     "LadderChallenge",
     "LadderRung",

@@ -26,6 +26,8 @@ class Club(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Whether a signed-in person may ask to join from the club page (organisers approve or refuse).
+    join_requests_open = models.BooleanField(_("join requests open"), default=False)
 
     class Meta:
         ordering = ["name"]
@@ -103,3 +105,37 @@ class PlayerClaim(models.Model):
 
     def __str__(self) -> str:
         return f"claim of {self.player} #{self.pk}"
+
+
+class JoinRequest(models.Model):
+    """A person asking to join a club (docs/accounts.md, "Join requests"): pending until an
+    organiser approves it (the person is linked to one of the club's players, an unclaimed one or a
+    new one) or refuses it (with a reason the person sees). One pending request per person and club."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an organiser")
+        APPROVED = "approved", _("Approved")
+        REFUSED = "refused", _("Refused")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="join_requests")
+    message = models.CharField(_("message"), max_length=500, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"], condition=Q(status="pending"), name="join_request_pending_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} -> {self.club} ({self.status})"

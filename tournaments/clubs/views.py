@@ -23,9 +23,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from snapleague.errors import ApplicationError
 from tournaments.access import user_is_organiser
+from tournaments.accounts.selectors import user_display
+from tournaments.clubs import join_requests, player_import, selectors, services
 from tournaments.clubs import person_page as person_page_selectors
-from tournaments.clubs import player_import, selectors, services
-from tournaments.clubs.forms import ClubCreateForm
+from tournaments.clubs.forms import (
+    ClubCreateForm,
+    JoinApproveForm,
+    JoinRefuseForm,
+    JoinRequestForm,
+    JoinRequestsOpenForm,
+)
 from tournaments.competitions.forms.tournaments import TournamentCreateForm
 from tournaments.competitions.selectors import players as player_selectors
 from tournaments.competitions.selectors import tournaments as tournament_selectors_module
@@ -94,7 +101,121 @@ def player_unlink(request: HttpRequest, player_id: int) -> HttpResponse:
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     page = tournament_selectors_module.club_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm() if page.is_organiser else None
-    return render(request, "tournaments/club.html", {"page": page, "form": form})
+    return render(
+        request, "tournaments/club.html", {"page": page, "form": form, **_join_context(request, page)}
+    )
+
+
+def _join_context(
+    request: HttpRequest, page: Any, join_form: JoinRequestForm | None = None
+) -> dict[str, Any]:
+    """What the club page shows of join requests: the person's own state and the form to ask, or
+    for organisers how many wait."""
+    state = join_requests.join_state_get(user=request.user, club=page.club)
+    pending = (
+        join_requests.join_requests_pending(user=request.user, club=page.club).count()
+        if page.is_organiser
+        else 0
+    )
+    return {"join": state, "join_form": join_form or JoinRequestForm(), "join_pending": pending}
+
+
+@login_required
+@require_POST
+def club_join_request_create(request: HttpRequest, slug: str) -> HttpResponse:
+    page = tournament_selectors_module.club_page_get(user=request.user, slug=slug)
+    form = JoinRequestForm(request.POST)
+    status = 400
+    if form.is_valid():
+        try:
+            join_requests.join_request_create(
+                user=request.user, club=page.club, message=form.cleaned_data["message"]
+            )
+        except ApplicationError as exc:
+            if not exc.fields:  # closed, already a member, already asked: the error page says what to do
+                raise
+            apply_service_error(form, exc)
+            status = exc.status
+        else:
+            messages.success(
+                request, _("Your request is sent: an organiser of the club will answer it here.")
+            )
+            return redirect("tournaments:club", slug=slug)
+    context = {"page": page, "form": None, **_join_context(request, page, form)}
+    return render(request, "tournaments/club.html", context, status=status)
+
+
+def _join_requests_context(
+    request: HttpRequest, club: Any, errors: dict[int, Any] | None = None
+) -> dict[str, Any]:
+    players = [(p.pk, p.name) for p in join_requests.players_unclaimed(club=club)]
+    pending = list(join_requests.join_requests_pending(user=request.user, club=club))
+    errors = errors or {}
+    return {
+        "club": club,
+        "rows": [
+            (
+                r,
+                user_display(r.user),
+                errors.get(r.pk, (None, None))[0] or JoinApproveForm(players=players, prefix=f"a{r.pk}"),
+                errors.get(r.pk, (None, None))[1] or JoinRefuseForm(prefix=f"r{r.pk}"),
+            )
+            for r in pending
+        ],
+        "open_form": JoinRequestsOpenForm(initial={"open": club.join_requests_open}),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_join_requests(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organisers' list of pending join requests, each with Approve and Refuse; and the switch
+    that opens or closes join requests (POST)."""
+    club = selectors.club_get(slug=slug)
+    if request.method == "POST":
+        form = JoinRequestsOpenForm(request.POST)
+        form.is_valid()
+        open_ = bool(form.cleaned_data.get("open"))
+        join_requests.club_join_requests_set(user=request.user, club=club, open_=open_)
+        messages.success(
+            request, _("People can now ask to join.") if open_ else _("Join requests are closed.")
+        )
+        return redirect("tournaments:club-join-requests", slug=slug)
+    return render(request, "tournaments/club_join_requests.html", _join_requests_context(request, club))
+
+
+@login_required
+@require_POST
+def join_request_decide(request: HttpRequest, request_id: int, decision: str) -> HttpResponse:
+    """Approve (``decision`` "approve": link or create the player) or refuse a join request."""
+    club = join_requests.join_request_club(user=request.user, request_id=request_id)
+    players = [(p.pk, p.name) for p in join_requests.players_unclaimed(club=club)]
+    approve = JoinApproveForm(request.POST, players=players, prefix=f"a{request_id}")
+    refuse = JoinRefuseForm(request.POST, prefix=f"r{request_id}")
+    form: Any = approve if decision == "approve" else refuse
+    if form.is_valid():
+        try:
+            if decision == "approve":
+                player = join_requests.join_request_approve(
+                    user=request.user,
+                    request_id=request_id,
+                    player_id=form.cleaned_data["player"],
+                    name=form.cleaned_data["name"],
+                )
+                messages.success(request, _("Approved: %(player)s is theirs now.") % {"player": player.name})
+            else:
+                join_requests.join_request_refuse(
+                    user=request.user, request_id=request_id, reason=form.cleaned_data["reason"]
+                )
+                messages.success(request, _("Refused: they see it on the club page."))
+            return redirect("tournaments:club-join-requests", slug=club.slug)
+        except ApplicationError as exc:
+            apply_service_error(form, exc)
+    errors = {
+        request_id: (approve if decision == "approve" else None, refuse if decision != "approve" else None)
+    }
+    context = _join_requests_context(request, club, errors)
+    return render(request, "tournaments/club_join_requests.html", context, status=400)
 
 
 @login_required
