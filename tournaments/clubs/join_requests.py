@@ -94,13 +94,7 @@ def join_request_create(*, user: AnyUser, club: Club, message: str = "") -> Join
             code="already_member",
             message=_("You are already %(player)s in %(club)s.") % {"player": member.name, "club": club.name},
         )
-    message = " ".join(str(message or "").split())
-    if len(message) > MESSAGE_MAX:
-        raise ApplicationError(
-            code="invalid",
-            message=_("The message is too long."),
-            fields={"message": [_("At most %(count)s characters.") % {"count": MESSAGE_MAX}]},
-        )
+    message = _folded(message, field="message", limit=MESSAGE_MAX, too_long=_("The message is too long."))
     try:
         with transaction.atomic():  # a savepoint: a double tap is a refusal, not a 500
             request = JoinRequest.objects.create(club=club, user=user, message=message)
@@ -112,6 +106,19 @@ def join_request_create(*, user: AnyUser, club: Club, message: str = "") -> Join
         ) from None
     audit(AuditEntry.Action.JOIN_REQUESTED, user=user, club=club.name, request=request.pk)
     return request
+
+
+def _folded(text: str, *, field: str, limit: int, too_long: str) -> str:
+    """``text`` with its white space folded; ApplicationError ``invalid`` on ``field`` when longer
+    than ``limit``."""
+    folded = " ".join(str(text or "").split())
+    if len(folded) > limit:
+        raise ApplicationError(
+            code="invalid",
+            message=too_long,
+            fields={field: [_("At most %(count)s characters.") % {"count": limit}]},
+        )
+    return folded
 
 
 def _pending(*, user: AnyUser, request_id: int) -> JoinRequest:
@@ -190,13 +197,7 @@ def join_request_refuse(*, user: AnyUser, request_id: int, reason: str = "") -> 
     """Refuse, with an optional ``reason`` the person sees on the club page. Raises NotFound,
     Conflict ``join_request_decided``, ApplicationError ``invalid`` (field ``reason``)."""
     request = _pending(user=user, request_id=request_id)
-    reason = " ".join(str(reason or "").split())
-    if len(reason) > REASON_MAX:
-        raise ApplicationError(
-            code="invalid",
-            message=_("The reason is too long."),
-            fields={"reason": [_("At most %(count)s characters.") % {"count": REASON_MAX}]},
-        )
+    reason = _folded(reason, field="reason", limit=REASON_MAX, too_long=_("The reason is too long."))
     request.status = JoinRequest.Status.REFUSED
     request.decided_by = user if signed_in(user) else None
     request.decided_at = timezone.now()
