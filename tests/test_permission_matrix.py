@@ -57,6 +57,7 @@ from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snap, play_snapszer
 from tournaments.clubs.services import organiser_invitation_create, player_claim_create
+from tournaments.competitions.registration import registration_create, registration_window_set
 from tournaments.competitions.services import tournament_players_add
 from tournaments.competitions.stages import create as stages_create
 from tournaments.competitions.stages import publish as stages_publish
@@ -412,6 +413,16 @@ MATRIX: list[Row] = [
     r("tournaments:club-join-requests",          "POST",   302, 403, 403, 403, 302, 403),
     r("tournaments:join-request-approve",        "POST",   302, 404, 404, 404, 302, 404),
     r("tournaments:join-request-refuse",         "POST",   302, 404, 404, 404, 302, 404),
+    # Registration (tournaments/competitions/registration.py): the running tournament's page is
+    # public and its sign-ups are over (400: not open; 409: started); a draft's registration page
+    # is public once opened ("signup"), where organisers approve or refuse a pending sign-up.
+    r("tournaments:registration",                "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments:registration",                "GET",    200, 200, 200, 200, 200, 200, on="signup"),
+    r("tournaments:registration-register",       "POST",   302, 400, 400, 400, 400, 400),
+    r("tournaments:registration-withdraw",       "POST",   302, 409, 409, 409, 409, 409),
+    r("tournaments:registration-window",         "POST",   302, 403, 403, 403, 400, 403),
+    r("tournaments:registration-approve",        "POST",   302, 404, 404, 404, 302, 404, on="signup"),
+    r("tournaments:registration-refuse",         "POST",   302, 404, 404, 404, 302, 404, on="signup"),
     # Anna replaces her own calendar's address; nobody else may.
     r("tournaments:player-calendar-replace",     "POST",   302, 302, 403, 403, 403, 403),
     r("tournaments:record-sw",                   "GET",    200, 200, 200, 200, 200, 200),  # a script, no data
@@ -807,6 +818,15 @@ def _build() -> World:
         due_at=timezone.now() + datetime.timedelta(days=7),
     )
 
+    # The draft's registration is open, by approval; a newcomer's sign-up waits for it.
+    registration_window_set(
+        user=organiser,
+        tournament=draft,
+        opens_at=timezone.now() - timedelta(hours=1),
+        closes_at=timezone.now() + timedelta(days=1),
+        approval=True,
+    )
+    signup = registration_create(user=_account("walter"), tournament=draft)
     # Join requests are open; a newcomer (no player in the club) waits for an answer.
     Club.objects.filter(pk=club.pk).update(join_requests_open=True)
     waiting = JoinRequest.objects.create(club=club, user=_account("yvette"), message="Hello")
@@ -855,6 +875,7 @@ def _build() -> World:
         "invite": {**base, "token": invitation_token},
         "unlinked": {**base, "player_id": newcomer.pk},
         "claim": {**base, "token": claim_token},
+        "signup": {**base, "tournament_id": draft.pk, "registration_id": signup.pk},
         "finished": {**base, "game_id": finished.pk},
         "series_game": {**base, "game_id": series_game.pk},
         "finished_snap": {**base, "game_id": finished_snap.pk},

@@ -34,6 +34,7 @@ from tournaments.clubs.forms import (
     JoinRequestsOpenForm,
 )
 from tournaments.competitions.forms.tournaments import TournamentCreateForm
+from tournaments.competitions.registration import registrations_open_in
 from tournaments.competitions.selectors import players as player_selectors
 from tournaments.competitions.selectors import tournaments as tournament_selectors_module
 from tournaments.competitions.table_sheets import qr_svg
@@ -117,7 +118,12 @@ def _join_context(
         if page.is_organiser
         else 0
     )
-    return {"join": state, "join_form": join_form or JoinRequestForm(), "join_pending": pending}
+    return {
+        "join": state,
+        "join_form": join_form or JoinRequestForm(),
+        "join_pending": pending,
+        "registrations_open": registrations_open_in(club=page.club),
+    }
 
 
 @login_required

@@ -413,3 +413,58 @@ class StandingRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stage} #{self.position}: {self.player}"
+
+
+class RegistrationWindow(models.Model):
+    """A tournament open for sign-ups (docs/tournaments.md, "Registration"): when, how many places,
+    whether a waiting list takes the rest, whether an organiser approves each sign-up, and an
+    optional question every person answers."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="registration_window"
+    )
+    opens_at = models.DateTimeField(_("opens at"))
+    closes_at = models.DateTimeField(_("closes at"))
+    cap = models.PositiveIntegerField(_("places"), null=True, blank=True)  # None: no limit
+    waiting_list = models.BooleanField(_("waiting list"), default=True)
+    approval = models.BooleanField(_("an organiser approves each sign-up"), default=False)
+    question = models.CharField(_("question"), max_length=200, blank=True)
+
+    def __str__(self) -> str:
+        return f"registration of {self.tournament}"
+
+
+class Registration(models.Model):
+    """A person's sign-up for a tournament. Accepted: entered (``player`` is their player of the
+    club, an entrant of the tournament); waiting: in line for a place, first come first served;
+    pending: waiting for an organiser's approval. One active sign-up per person and tournament."""
+
+    class Status(models.TextChoices):
+        ACCEPTED = "accepted", _("Registered")
+        WAITING = "waiting", _("On the waiting list")
+        PENDING = "pending", _("Waiting for approval")
+        REFUSED = "refused", _("Refused")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    ACTIVE: Final = ("accepted", "waiting", "pending")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices)
+    answer = models.CharField(_("answer"), max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                condition=Q(status__in=["accepted", "waiting", "pending"]),
+                name="registration_active_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} for {self.tournament} ({self.status})"

@@ -3,7 +3,7 @@ namespace ``tournaments``)."""
 
 from django.urls import path
 
-from tournaments.competitions.views import results, screen, series, stages, tournaments
+from tournaments.competitions.views import registration, results, screen, series, stages, tournaments
 
 urlpatterns = [
     path("clubs/<slug:slug>/tournaments/new/", tournaments.tournament_create, name="tournament-create"),
@@ -12,6 +12,37 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/referees/", tournaments.tournament_referee_add, name="referee-add"),
     path("tournaments/<int:tournament_id>/stages/new/", stages.stage_create, name="stage-create"),
     path("tournaments/<int:tournament_id>/audit/", tournaments.tournament_audit, name="audit"),
+    # Registration: the page, signing up, withdrawing, the organisers' window and decisions.
+    path(
+        "tournaments/<int:tournament_id>/registration/", registration.registration_page, name="registration"
+    ),
+    path(
+        "tournaments/<int:tournament_id>/registration/register/",
+        registration.registration_register,
+        name="registration-register",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/registration/withdraw/",
+        registration.registration_withdraw,
+        name="registration-withdraw",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/registration/window/",
+        registration.registration_window,
+        name="registration-window",
+    ),
+    path(
+        "registrations/<int:registration_id>/approve/",
+        registration.registration_decide,
+        {"decision": "approve"},
+        name="registration-approve",
+    ),
+    path(
+        "registrations/<int:registration_id>/refuse/",
+        registration.registration_decide,
+        {"decision": "refuse"},
+        name="registration-refuse",
+    ),
     path("tournaments/<int:tournament_id>/screen/", screen.tournament_screen, name="screen"),
     path(
         "tournaments/<int:tournament_id>/screen/body/", screen.tournament_screen_fragment, name="screen-body"

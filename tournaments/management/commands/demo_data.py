@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from snapleague.users import Account
 from tournaments.clubs.services import club_create
+from tournaments.competitions.registration import registration_window_set
 from tournaments.competitions.results.selectors import result_target_get
 from tournaments.competitions.results.services import UserSource, result_record
 from tournaments.competitions.services import (
@@ -187,6 +188,19 @@ class Command(BaseCommand):
                     self._play(series, referee, rng)
                 stage_advance(stage_id=stage.pk)  # as the stage task does after the last result
 
+        # Open for registration (for a week, 16 places, a waiting list): a newcomer on a fresh
+        # bin/run signs up, confirms, and registers for it (docs/tournaments.md, "Registration").
+        spring = tournament_create(
+            user=organiser, club=club, name="Snapszer Spring Open", game=GameKind.SNAPSZER
+        )
+        registration_window_set(
+            user=organiser,
+            tournament=spring,
+            opens_at=timezone.now() - timedelta(hours=1),
+            closes_at=timezone.now() + timedelta(days=7),
+            cap=16,
+            waiting_list=True,
+        )
         self._club_night(organiser, snapszer, players)
         today = timezone.localdate()
         season_create(
