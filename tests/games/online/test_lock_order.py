@@ -100,3 +100,94 @@ def test_lease_renewals_of_two_processes_over_the_same_games_do_not_deadlock(
     outcomes = _both(lambda: renew(ids), lambda: renew(ids[::-1]))
     assert outcomes == [set(ids), set(ids)], outcomes
     assert GameLease.objects.filter(owner="one").count() == 30
+
+
+def test_creation_renewal_sweep_writes_and_close_at_once_never_deadlock(
+    make_user: Callable[..., Any],
+) -> None:
+    """Every writer of online-game rows at once, as two hosts make them: tables created and leased
+    by one process, renewed in batches, swept by another process when their lease lapses, logged
+    in batches in random orders, and closed. PostgreSQL must never answer ``deadlock detected``."""
+    import random
+    from datetime import timedelta
+
+    from games.online.lease import leases_expired
+
+    users = [make_user(f"u{i}") for i in range(4)]
+    games = [table_create(user=users[i % 4], kind="snapszer", options={}, seats=2) for i in range(16)]
+    for game in games:
+        lease_acquire(game.pk, owner="host-a")
+    ids = [game.pk for game in games]
+    made: list[int] = list(ids)
+    lock = threading.Lock()
+    errors: list[BaseException] = []
+
+    def guarded(work: Callable[[random.Random], None], seed: int) -> Callable[[], None]:
+        def run() -> None:
+            rng = random.Random(seed)
+            try:
+                for _ in range(25):
+                    work(rng)
+            except BaseException as exc:
+                errors.append(exc)
+
+        return run
+
+    def create(rng: random.Random) -> None:
+        game = table_create(user=users[rng.randrange(4)], kind="snapszer", options={}, seats=2)
+        lease_acquire(game.pk, owner="host-a")
+        with lock:
+            made.append(game.pk)
+
+    def renew(rng: random.Random) -> None:
+        with lock:
+            batch = list(made)
+        rng.shuffle(batch)
+        lease_renew_many(batch, owner="host-a")
+
+    def sweep(rng: random.Random) -> None:
+        with lock:
+            some = rng.sample(made, 3)
+        GameLease.objects.filter(game_id__in=some).update(expires_at=timezone.now() - timedelta(seconds=1))
+        for game_id in leases_expired():
+            lease_acquire(game_id, owner="host-b")
+
+    def write(rng: random.Random) -> None:
+        with lock:
+            chosen = rng.sample(made, 4)
+        versions = dict(OnlineGame.objects.filter(pk__in=chosen).values_list("pk", "version"))
+        batch = [(game_id, _rows(versions[game_id] + 1)) for game_id in chosen]
+        rng.shuffle(batch)
+        services.log_append_many(batch)
+
+    def close(rng: random.Random) -> None:
+        with lock:
+            game_id = rng.choice(made)
+        services.finish(game_id=game_id, result={"closed": True})
+
+    outcomes = _both(
+        lambda: _all(guarded(create, 1), guarded(renew, 2), guarded(sweep, 3)),
+        lambda: _all(guarded(write, 4), guarded(close, 5), guarded(write, 6)),
+    )
+    assert outcomes == [None, None]
+    assert not [e for e in errors if "deadlock" in str(e)], errors
+    assert errors == [], errors
+
+
+def _all(*works: Callable[[], None]) -> None:
+    """Run ``works`` in threads of their own (connections of their own) and wait for them."""
+    threads = [threading.Thread(target=_closing(work)) for work in works]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+
+def _closing(work: Callable[[], None]) -> Callable[[], None]:
+    def run() -> None:
+        try:
+            work()
+        finally:
+            connections.close_all()
+
+    return run
