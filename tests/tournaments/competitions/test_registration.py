@@ -234,7 +234,9 @@ def test_the_page_for_a_visitor_a_person_and_the_organiser(
     url = f"/tournaments/{cup.pk}/registration/"
     assert Client().get(url).status_code == 404  # a draft without registration stays the staff's
     _open(organiser, cup, cap=3)
-    assert "3 places left" in Client().get(url).content.decode()
+    visitor_page = Client().get(url).content.decode()
+    assert "3 places left" in visitor_page
+    assert f'href="/tournaments/{cup.pk}/"' not in visitor_page  # the draft's own page stays the staff's
     assert (
         cup.name in Client().get(f"/clubs/{club.slug}/").content.decode()
     )  # listed as open on the club page
