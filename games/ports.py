@@ -103,6 +103,12 @@ class TournamentPort(Protocol):
         """Tournament game ``table_game_id`` if ``user`` may see it (its series), else None."""
         ...
 
+    def player_to_move(self, *, user_id: int, game_id: int, turn: int, opponents: Sequence[str]) -> None:
+        """Tell ``user_id``, away from online game ``game_id``, that it is their move (their
+        ``turn``-th wait in it; the same turn again tells nothing more). Notifications are the
+        accounts' side, which games does not import (docs/notifications.md)."""
+        ...
+
 
 _PORT: list[TournamentPort] = []
 

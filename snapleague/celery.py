@@ -51,6 +51,18 @@ def _schedule_periodic_tasks(sender: Celery, **_kwargs: object) -> None:
         sender.signature("tournaments.accounts.tasks.mails_reconcile_task"),
         name="mails reconcile",
     )
+    # Confirms due players' reports and finds series past their report deadline (docs/results.md).
+    sender.add_periodic_task(
+        settings.REPORTS_SWEEP_SECONDS,
+        sender.signature("tournaments.tasks.reports_sweep_task"),
+        name="reports sweep",
+    )
+    # Dispatches the notifications whose task was lost (docs/notifications.md).
+    sender.add_periodic_task(
+        settings.MAIL_RECONCILE_SECONDS,
+        sender.signature("tournaments.notifications.tasks.notifications_reconcile_task"),
+        name="notifications reconcile",
+    )
     # Forfeits the ladder challenges not played by their day (docs/ladder.md).
     sender.add_periodic_task(
         settings.LADDER_EXPIRE_SECONDS,

@@ -165,6 +165,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                "tournaments.notifications.context_processors.notifications",
             ],
         },
     },
@@ -325,6 +326,22 @@ OUTBOX_PAGE = get_bool_from_env("OUTBOX_PAGE", DEBUG)
 MAIL_MAX_ATTEMPTS = int(os.environ.get("MAIL_MAX_ATTEMPTS", "6"))
 MAIL_RETRY_BASE_SECONDS = float(os.environ.get("MAIL_RETRY_BASE_SECONDS", "30"))
 MAIL_RECONCILE_SECONDS = float(os.environ.get("MAIL_RECONCILE_SECONDS", "60"))
+# Where the site is, for links in mails and pushes sent by a worker (no request to ask).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
+# Players' reports (docs/results.md): an open dispute is overdue after these minutes (shown to the
+# organisers); beat confirms due reports and looks for overdue series this often.
+DISPUTE_DEADLINE_MINUTES = int(os.environ.get("DISPUTE_DEADLINE_MINUTES", "30"))
+REPORTS_SWEEP_SECONDS = float(os.environ.get("REPORTS_SWEEP_SECONDS", "30"))
+
+# --- Notifications (tournaments/notifications, docs/notifications.md) ----------------------------
+# Web Push: VAPID_PRIVATE_KEY is a PEM (or the path of one); empty: made once under var/.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL.rsplit("<", 1)[-1].strip(">"))
+PUSH_TTL_SECONDS = int(os.environ.get("PUSH_TTL_SECONDS", "86400"))
+PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
+PUSH_MAX_ATTEMPTS = int(os.environ.get("PUSH_MAX_ATTEMPTS", "5"))
+PUSH_RETRY_BASE_SECONDS = float(os.environ.get("PUSH_RETRY_BASE_SECONDS", "30"))
 
 # --- Login throttling (django-axes; snapleague/login_throttle.py, docs/security.md) -------------
 # Per account and per client address, each on its own; a cool-off, never a permanent lock.

@@ -25,6 +25,8 @@ urlpatterns = [
     path("outbox/<str:name>/", outbox.outbox_mail, name="outbox-mail"),
     # The footer's language switcher; POST only (Django's view also answers a GET, changing nothing).
     path("i18n/setlang/", require_POST(set_language), name="set_language"),
+    # One's notifications and their settings (docs/notifications.md).
+    path("notifications/", include("tournaments.notifications.urls")),
     path("play/", include("games.urls")),
     path("", include("tournaments.page_urls")),
     path("api/", include("tournaments.urls")),

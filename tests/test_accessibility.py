@@ -166,6 +166,9 @@ PAGES: dict[str, tuple[str | None, Callable[[World], str]]] = {
     # The deal form of a hand entered card by card, for a game of Anna's series (its play steps
     # are answers to its POSTs: tests/games/online/test_hand_entry_browser.py clicks through them).
     "api tokens": ("anna", lambda w: "/me/tokens/"),
+    "notifications": ("anna", lambda w: "/notifications/"),
+    "notification settings": ("anna", lambda w: "/notifications/settings/"),
+    "disputes": ("organiser", lambda w: f"/tournaments/{w.tournament.pk}/disputes/"),
     "hand entry": ("anna", lambda w: f"/play/hands/new/?table_game={w.played.games.get(number=1).pk}"),
 }
 

@@ -58,6 +58,8 @@ from tests.conftest import record_result, snapszer_win
 from tests.games.online.finished_games import play_snap, play_snapszer
 from tournaments.clubs.services import organiser_invitation_create, player_claim_create
 from tournaments.competitions.registration import registration_create, registration_window_set
+from tournaments.competitions.results import reporting
+from tournaments.competitions.results.selectors import result_target_get
 from tournaments.competitions.services import tournament_players_add
 from tournaments.competitions.stages import create as stages_create
 from tournaments.competitions.stages import publish as stages_publish
@@ -71,12 +73,14 @@ from tournaments.models import (
     LadderChallenge,
     LadderRung,
     Player,
+    ResultMode,
     Season,
     Series,
     Stage,
     Tournament,
 )
 from tournaments.nights import services as session_services
+from tournaments.notifications.models import Notification
 
 # A hand entered card by card: the non-dealer declares 66 at once (wrongly: X27), which ends it.
 HAND_DEAL = {
@@ -278,6 +282,33 @@ MATRIX: list[Row] = [
     r("mfa_login_webauthn",                      "PATCH",  405, 302, 302, 302, 302, 302),
     r("mfa_login_webauthn",                      "DELETE", 405, 302, 302, 302, 302, 302),
     r("outbox",                                  "GET",    200, 200, 200, 200, 200, 200),
+    # --- notifications (tournaments/notifications/, docs/notifications.md) ----------------------
+    # One's own list and settings; "open" is the player's own notification (a redirect to its page;
+    # anyone else's is a 404). The push subscription with no body is a 400 (no endpoint, no keys).
+    # The unsubscribe link here is not a signed one: 404 for all (a mail client POSTs without a
+    # session or a CSRF token, RFC 8058).
+    r("notifications:list",                      "GET",    302, 200, 200, 200, 200, 200),
+    r("notifications:list",                      "POST",   302, 302, 302, 302, 302, 302),
+    r("notifications:list",                      "PUT",    302, 405, 405, 405, 405, 405),
+    r("notifications:list",                      "PATCH",  302, 405, 405, 405, 405, 405),
+    r("notifications:list",                      "DELETE", 302, 405, 405, 405, 405, 405),
+    r("notifications:open",                      "GET",    302, 302, 404, 404, 404, 404),
+    r("notifications:open",                      "POST",   302, 405, 405, 405, 405, 405),
+    r("notifications:open",                      "PUT",    302, 405, 405, 405, 405, 405),
+    r("notifications:open",                      "PATCH",  302, 405, 405, 405, 405, 405),
+    r("notifications:open",                      "DELETE", 302, 405, 405, 405, 405, 405),
+    r("notifications:settings",                  "GET",    302, 200, 200, 200, 200, 200),
+    r("notifications:settings",                  "POST",   302, 302, 302, 302, 302, 302),
+    r("notifications:settings",                  "PUT",    302, 405, 405, 405, 405, 405),
+    r("notifications:settings",                  "PATCH",  302, 405, 405, 405, 405, 405),
+    r("notifications:settings",                  "DELETE", 302, 405, 405, 405, 405, 405),
+    r("notifications:push-subscription",         "GET",    302, 405, 405, 405, 405, 405),
+    r("notifications:push-subscription",         "POST",   302, 400, 400, 400, 400, 400),
+    r("notifications:push-subscription",         "PUT",    302, 405, 405, 405, 405, 405),
+    r("notifications:push-subscription",         "PATCH",  302, 405, 405, 405, 405, 405),
+    r("notifications:push-subscription",         "DELETE", 302, 204, 204, 204, 204, 204),
+    r("notifications:unsubscribe",               "GET",    404, 404, 404, 404, 404, 404),
+    r("notifications:unsubscribe",               "POST",   404, 404, 404, 404, 404, 404),
     r("outbox-mail",                             "GET",    404, 404, 404, 404, 404, 404, on="reset"),
     r("set_language",                            "POST",   302, 302, 302, 302, 302, 302),  # back to "next" (or "/"), for anyone
     # --- online play (/play/) ----------------------------------------------------------------------
@@ -397,6 +428,21 @@ MATRIX: list[Row] = [
     r("tournaments:forfeit",                     "POST",   302, 403, 403, 403, 302, 403, on="fresh"),
     r("tournaments:correct",                     "GET",    302, 403, 403, 403, 200, 403),
     r("tournaments:correct",                     "POST",   302, 403, 403, 403, 302, 403),  # game 1, with a reason
+    # Players' reports (docs/results.md): the running tournament lets players report; Anna has a
+    # report of game 2 waiting and asked for a correction of game 1 (a dispute). Only seated players
+    # report (an empty form: 400) or confirm (her own report: refused, back to the series); only the
+    # tournament's officials see the queue and decide (an empty choice: refused, back to the queue;
+    # a correction: organisers only).
+    r("tournaments:report",                      "GET",    302, 200, 403, 403, 403, 403),
+    r("tournaments:report",                      "POST",   302, 400, 403, 403, 403, 403),
+    r("tournaments:report-confirm",              "POST",   302, 302, 403, 404, 403, 404, not_done=("player",)),
+    r("tournaments:correction-ask",              "GET",    302, 200, 403, 403, 403, 403),
+    r("tournaments:correction-ask",              "POST",   302, 400, 403, 403, 403, 403),
+    r("tournaments:disputes",                    "GET",    302, 403, 200, 403, 200, 403),
+    r("tournaments:dispute-decide",              "POST",   302, 403, 302, 403, 302, 403, not_done=("referee_here", "organiser_here")),
+    r("tournaments:dispute-decide-other",        "GET",    302, 403, 403, 403, 200, 403),
+    r("tournaments:dispute-decide-other",        "POST",   302, 403, 403, 403, 400, 403),
+    r("tournaments:result-mode",                 "POST",   302, 403, 403, 403, 302, 403, not_done=("organiser_here",)),
     r("tournaments:player",                      "GET",    200, 200, 200, 200, 200, 200),
     # People (tournaments/clubs/): the claim link for an unlinked player, the page it opens (Anna's
     # account has a player in the club already: refused), unlinking Anna, a person's page.
@@ -738,6 +784,24 @@ def _build() -> World:
     record_result(
         user=users["referee_here"], series_id=played.pk, game_number=1, result=snapszer_win(opponent, anna)
     )
+    running.result_mode = ResultMode.CONFIRM
+    running.save(update_fields=["result_mode"])
+    waiting = reporting.report_submit(
+        user=users["player"],
+        series_id=played.pk,
+        game_number=2,
+        result=result_target_get(user=organiser, series_id=played.pk, game_number=2).parse(
+            snapszer_win(anna, opponent)
+        ),
+    ).report
+    asked = reporting.correction_request(
+        user=users["player"],
+        series_id=played.pk,
+        game_number=1,
+        result=result_target_get(user=organiser, series_id=played.pk, game_number=1).parse(
+            snapszer_win(anna, opponent)
+        ),
+    )
     fresh = (
         Series.objects.filter(stage=league, games__isnull=True, walkover=False).exclude(pk=played.pk).first()
     )
@@ -852,6 +916,10 @@ def _build() -> World:
         "user_id": users["player"].pk,
         "table_game_id": played.games.get(number=1).pk,  # entered by a referee: only its result
         "token_id": api_token.pk,
+        "report_id": waiting.pk,
+        "dispute_id": asked.dispute_id,
+        # The round the world published told the player their table.
+        "notification_id": Notification.objects.filter(user=users["player"]).order_by("pk").first().pk,  # type: ignore[union-attr]
     }
     targets = {
         "running": base,

@@ -25,6 +25,10 @@ class AuditEntry(models.Model):
     class Action(models.TextChoices):
         RESULT_RECORDED = "result_recorded", _("Result recorded")
         RESULT_CORRECTED = "result_corrected", _("Result corrected")
+        RESULT_REPORTED = "result_reported", _("Result reported by a player")
+        RESULT_DISPUTED = "result_disputed", _("Result disputed")
+        DISPUTE_DECIDED = "dispute_decided", _("Dispute decided")
+        RESULT_MODE_SET = "result_mode_set", _("Who records results changed")
         GAME_VOIDED = "game_voided", _("Game voided")
         ROUND_PUBLISHED = "round_published", _("Round published")
         WITHDRAWAL = "withdrawal", _("Player withdrawn")

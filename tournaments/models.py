@@ -28,6 +28,7 @@ from tournaments.competitions.models import (
     GameKind,
     Registration,
     RegistrationWindow,
+    ResultMode,
     Round,
     Series,
     SeriesFormat,
@@ -42,6 +43,8 @@ from tournaments.competitions.models import (
 from tournaments.competitions.results.models import (
     Game,
     GameResult,
+    ResultDispute,
+    ResultReport,
 )
 from tournaments.integrations.models import (
     CalendarToken,
@@ -60,6 +63,12 @@ from tournaments.nights.models import (
     CheckIn,
     Session,
     Station,
+)
+from tournaments.notifications.models import (
+    Notification,
+    NotificationPreferences,
+    PushDelivery,
+    PushSubscription,
 )
 from tournaments.rankings.models import (
     ClubRatings,
@@ -94,14 +103,21 @@ __all__ = [
     "Ladder",
     "LadderChallenge",
     "LadderRung",
+    "Notification",
+    "NotificationPreferences",
     "OrganiserInvitation",
     "OutgoingMail",
     "Player",
     "PlayerClaim",
     "PlayerRating",
+    "PushDelivery",
+    "PushSubscription",
     "RatingPoint",
     "Registration",
     "RegistrationWindow",
+    "ResultDispute",
+    "ResultMode",
+    "ResultReport",
     "Round",
     "Season",
     "SeasonTournament",

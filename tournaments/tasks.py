@@ -11,6 +11,11 @@ from tournaments.competitions.selectors.standings import stages_with_stale_stand
 from tournaments.competitions.services import stage_standings_recompute
 from tournaments.competitions.stages.advance import stage_advance, stages_due
 from tournaments.integrations.webhooks.services import webhook_deliveries_reconcile, webhook_delivery_attempt
+from tournaments.notifications.tasks import (  # noqa: F401  (registers them)
+    notifications_dispatch_task,
+    notifications_reconcile_task,
+    push_delivery_send_task,
+)
 from tournaments.rankings.ladder.services import challenges_expire
 from tournaments.rankings.ratings.services import club_ratings_recompute, clubs_with_stale_ratings
 
@@ -89,3 +94,12 @@ def ladder_challenges_expire_task() -> list[int]:
     """Beat: the challenged forfeits every ladder challenge not played by its day. Safe twice or in
     parallel: each challenge is decided under its ladder's lock and only while still open."""
     return challenges_expire()
+
+
+@shared_task(name="tournaments.tasks.reports_sweep_task")
+def reports_sweep_task() -> dict[str, list[int]]:
+    """Beat: confirm the players' reports whose minutes are up (``auto`` mode) and tell the
+    organisers of series past their report deadline (docs/results.md); safe twice."""
+    from tournaments.competitions.results.reporting import reports_auto_confirm, reports_deadlines
+
+    return {"confirmed": reports_auto_confirm(), "overdue": reports_deadlines()}

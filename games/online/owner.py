@@ -46,6 +46,7 @@ from games.online.lease import (
 )
 from games.online.series import series_game_deal_overdue, series_games_overdue
 from games.online.tables import Entry, LiveTable, Refusal, log_writer, view_frame
+from games.ports import tournament_port
 
 __all__ = [
     "OWNERS",
@@ -92,12 +93,21 @@ class GameOwner:
         # seat -> since when nobody is there (the owner's clock: the absence timeout)
         self.sockets: dict[int, dict[str, float]] = {}
         self.away_since: dict[int, datetime] = {}
+        # Seats told "your move" in their present absence, and how many times each was told.
+        self.told: set[int] = set()
+        self.times_told: dict[int, int] = {}
+        self.seat_names: dict[int, str] = {}
 
     async def _load(self) -> None:
         def load() -> tuple[OnlineGame, LiveTable, dict[int, int], str, float]:
             game = OnlineGame.objects.get(pk=self.game_id)
-            seats = game.seats.all()
+            seats = list(game.seats.select_related("user"))
             humans = {s.number: s.user_id for s in seats if s.user_id is not None}
+            self.seat_names = {
+                s.number: s.user.get_username() if s.user is not None else f"bot ({s.bot_level})"
+                for s in seats
+                if not s.is_empty
+            }
             levels = sorted((s.number, s.bot_level) for s in seats if s.bot_level)
             online = online_for(game.kind)
             # A stand-in plays at the table's chosen level (its bots'), or the game's default.
@@ -250,6 +260,7 @@ class GameOwner:
         at = now()
         if self._here(seat):
             self.away_since.pop(seat, None)
+            self.told.discard(seat)
             if seat in self.table.seating.stand_ins and not self.table.is_terminal():
                 # The player is back: the seat is theirs again (logged, like the stand-in).
                 await self._commit(self.table.stand_in(seat, None, services.Sender(seat, user_id), at))
@@ -301,6 +312,28 @@ class GameOwner:
             return
         await log_writer().append(self.game_id, entries)
         await self._broadcast()
+        await self._tell_to_move()
+
+    async def _tell_to_move(self) -> None:
+        """A person away from the table whose move it is hears of it (a notification: in-app,
+        e-mail, push by their choice), once per absence: being back re-arms it."""
+        waiting = [
+            seat
+            for seat in self.table.waiting_for(self.humans)
+            if seat not in self.told and not self._here(seat)
+        ]
+        for seat in waiting:
+            self.told.add(seat)
+            self.times_told[seat] = turn = self.times_told.get(seat, 0) + 1
+            opponents = [name for number, name in sorted(self.seat_names.items()) if number != seat]
+            try:
+                await database_sync_to_async(tournament_port().player_to_move)(
+                    user_id=self.humans[seat], game_id=self.game_id, turn=turn, opponents=opponents
+                )
+            except Exception:  # telling must never stop the game
+                logger.exception(
+                    "online game %s: could not tell seat %s it is their move", self.game_id, seat
+                )
 
     async def _finish(self) -> None:
         result = self.table.result()

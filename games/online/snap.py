@@ -38,7 +38,7 @@ from __future__ import annotations
 import heapq
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -288,6 +288,9 @@ class SnapTable:
                 raise InvalidAction(ActionCode.MALFORMED, f"not a Snap press: {action!r}")
         self.events = []
         return [self._feed(inp, services.Sender(seat, user_id), now)]
+
+    def waiting_for(self, seats: Iterable[int]) -> list[int]:
+        return []  # real time: the game goes on whoever is there
 
     def round_trip(self, seat: int, user_id: int | None, rtt_ms: int, now: datetime) -> list[Entry]:
         if self.is_terminal():

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import random
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -238,6 +238,11 @@ class LiveTable(Protocol):
 
     def round_trip(self, seat: int, user_id: int | None, rtt_ms: int, now: datetime) -> list[Entry]: ...
 
+    def waiting_for(self, seats: Iterable[int]) -> list[int]:
+        """Which of ``seats`` the game waits for (turn by turn: whose move it is; a real-time game
+        waits for nobody in particular)."""
+        ...
+
     def wake_in(self, now: datetime) -> float | None:
         """Seconds until :meth:`due` has something to do (None: nothing without an input)."""
         ...
@@ -309,6 +314,13 @@ class SnapszerTable:
 
     def round_trip(self, seat: int, user_id: int | None, rtt_ms: int, now: datetime) -> list[Entry]:
         return []  # turn by turn: nothing depends on a connection's lag
+
+    def waiting_for(self, seats: Iterable[int]) -> list[int]:
+        if self.is_terminal():
+            return []
+        return [
+            s for s in seats if s not in self.seating.stand_ins and self.engine.legal_actions(self.state, s)
+        ]
 
     def wake_in(self, now: datetime) -> float | None:
         if not self.ask_bots:

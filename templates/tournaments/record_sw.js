@@ -10,6 +10,9 @@
 // - A record form posted while the network fails: kept in IndexedDB like the page script does when
 //   the phone knows it is offline, answered with the kept form page.
 // - Signing in or out drops the kept pages (the next person on this phone sees none of them).
+// - Web Push (docs/notifications.md): shows a pushed notification ({title, body, url, tag}, from
+//   tournaments/notifications/push.py) and opens its page when tapped. One worker serves the whole
+//   site: a scope has one registration, so the pushes live here beside the record form's queue.
 /* global OfflineQueue */
 "use strict";
 const CONFIG = {{ config|safe }};
@@ -106,4 +109,34 @@ self.addEventListener("fetch", (event) => {
       event.waitUntil(caches.delete(PAGES_CACHE));
     }
   }
+});
+
+// --- Web Push -------------------------------------------------------------------------------
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (error) {
+    data = { title: "snapleague", body: event.data ? event.data.text() : "" };
+  }
+  event.waitUntil(
+    self.registration.showNotification(data.title || "snapleague", {
+      body: data.body || "",
+      tag: data.tag || undefined,
+      data: { url: data.url || "/notifications/" },
+    })
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data.url, self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      for (const client of windows) {
+        if (client.url === url && "focus" in client) return client.focus();
+      }
+      return self.clients.openWindow(url);
+    })
+  );
 });

@@ -18,6 +18,7 @@ from django.db import connection
 from snapleague.celery import app as celery_app
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
+from tests.tournaments.accounts.smtp_server import smtp  # noqa: F401  (a fixture: a loopback SMTP server)
 from tests.tournaments.integrations.webhook_receiver import receiver  # noqa: F401  (a fixture: a local HTTP receiver)
 from tournaments.competitions.services import tournament_players_enter
 from tournaments.models import GameKind, Player, Series, Tournament

@@ -19,6 +19,7 @@ from tournaments.access import require_organiser, user_is_organiser
 from tournaments.accounts.selectors import user_display
 from tournaments.audit import audit
 from tournaments.models import AuditEntry, Club, JoinRequest, Player
+from tournaments.notifications import senders as notifications_senders
 
 MESSAGE_MAX = JoinRequest._meta.get_field("message").max_length or 500
 REASON_MAX = JoinRequest._meta.get_field("reason").max_length or 300
@@ -189,6 +190,7 @@ def join_request_approve(
     request.player = player
     request.save(update_fields=["status", "decided_by", "decided_at", "player"])
     audit(AuditEntry.Action.JOIN_APPROVED, user=user, club=club.name, request=request.pk, player=player.name)
+    notifications_senders.join_decided(request, approved=True)
     return player
 
 
@@ -204,4 +206,5 @@ def join_request_refuse(*, user: AnyUser, request_id: int, reason: str = "") -> 
     request.reason = reason
     request.save(update_fields=["status", "decided_by", "decided_at", "reason"])
     audit(AuditEntry.Action.JOIN_REFUSED, user=user, club=request.club.name, request=request.pk)
+    notifications_senders.join_decided(request, approved=False)
     return request

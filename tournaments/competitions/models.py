@@ -63,6 +63,15 @@ class SeriesPhase(models.TextChoices):
     REPECHAGE = Phase.REPECHAGE.value, _("Repechage")
 
 
+class ResultMode(models.TextChoices):
+    """Who records a tournament's results at the table (docs/results.md, "Who records results").
+    Online games are recorded by the engine in every mode."""
+
+    REFEREES = "referees", _("Referees and organisers only")
+    CONFIRM = "confirm", _("Players report, an opponent confirms")
+    AUTO = "auto", _("Players report, confirmed by itself unless disputed")
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
@@ -85,6 +94,21 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, related_name="refereed_tournaments", blank=True, verbose_name=_("referees")
     )
     players = models.ManyToManyField(Player, through="Entry", related_name="tournaments")
+    # Players' reports (issue 26, docs/results.md).
+    result_mode = models.CharField(
+        _("who records results"), max_length=10, choices=ResultMode.choices, default=ResultMode.REFEREES
+    )
+    auto_confirm_minutes = models.PositiveSmallIntegerField(
+        _("minutes before a report confirms itself"), default=15
+    )
+    # From the round's start: past it with nothing reported, the organisers are told (and, with
+    # no_show_at_deadline, both players forfeit). None: no deadline.
+    report_deadline_minutes = models.PositiveSmallIntegerField(
+        _("minutes to report a series"), null=True, blank=True
+    )
+    no_show_at_deadline = models.BooleanField(
+        _("a series not reported by its deadline is a double no-show"), default=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import transaction
 from django.db.models import QuerySet
 
 from games.ports import SeriesNextGame, SeriesPlay, TableGame
@@ -98,3 +99,9 @@ class CompetitionsPort:
             engine_game=engine_game,
             may_enter_hands=bool(seated or user_is_organiser(user, tournament.club)),
         )
+
+    def player_to_move(self, *, user_id: int, game_id: int, turn: int, opponents: Sequence[str]) -> None:
+        from tournaments.notifications import senders
+
+        with transaction.atomic():
+            senders.your_move(user_id=user_id, game_id=game_id, turn=turn, opponents=opponents)

@@ -3,7 +3,7 @@ namespace ``tournaments``)."""
 
 from django.urls import path
 
-from tournaments.competitions.views import registration, results, screen, series, stages, tournaments
+from tournaments.competitions.views import registration, reports, results, screen, series, stages, tournaments
 
 urlpatterns = [
     path("clubs/<slug:slug>/tournaments/new/", tournaments.tournament_create, name="tournament-create"),
@@ -63,6 +63,20 @@ urlpatterns = [
     path("series/<int:series_id>/games/", series.series_fragment, name="series-games"),
     path("series/<int:series_id>/version/", series.series_version, name="series-version"),
     path("series/<int:series_id>/forfeit/", series.series_forfeit, name="forfeit"),
+    # Players' reports (docs/results.md, "Who records results").
+    path("series/<int:series_id>/report/", reports.series_report, name="report"),
+    path("reports/<int:report_id>/confirm/", reports.report_confirm, name="report-confirm"),
+    path(
+        "series/<int:series_id>/games/<int:game_number>/ask-correction/",
+        reports.correction_ask,
+        name="correction-ask",
+    ),
+    path("tournaments/<int:tournament_id>/disputes/", reports.disputes, name="disputes"),
+    path("tournaments/<int:tournament_id>/result-mode/", reports.result_mode_set, name="result-mode"),
+    path("disputes/<int:dispute_id>/decide/", reports.dispute_decide, name="dispute-decide"),
+    path(
+        "disputes/<int:dispute_id>/decide/other/", reports.dispute_decide_other, name="dispute-decide-other"
+    ),
     path("series/<int:series_id>/record/", results.result_record, name="record"),
     path("series/<int:series_id>/games/<int:game_number>/correct/", results.result_correct, name="correct"),
     # The record form's service worker: at the root, so that its scope covers the form pages.

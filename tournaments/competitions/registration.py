@@ -23,6 +23,7 @@ from tournaments.accounts.selectors import user_display
 from tournaments.audit import audit
 from tournaments.competitions.selectors.tournaments import tournaments_visible
 from tournaments.models import AuditEntry, Club, Entry, Player, Registration, RegistrationWindow, Tournament
+from tournaments.notifications import senders as notifications_senders
 
 ANSWER_MAX = Registration._meta.get_field("answer").max_length or 300
 QUESTION_MAX = RegistrationWindow._meta.get_field("question").max_length or 200
@@ -146,8 +147,9 @@ def _player_for(user: Account, tournament: Tournament) -> Player:
     return Player.objects.create(club=tournament.club, name=name, user=user)
 
 
-def _accept(registration: Registration, tournament: Tournament) -> None:
-    """Give ``registration`` its place: an entrant of the tournament (under the tournament's lock)."""
+def _accept(registration: Registration, tournament: Tournament, *, moved_up: bool = False) -> None:
+    """Give ``registration`` its place: an entrant of the tournament (under the tournament's lock),
+    and tell the person (``moved_up``: from the waiting list)."""
     player = _player_for(registration.user, tournament)
     next_seed = Entry.objects.filter(tournament=tournament).count() + 1
     entry, created = Entry.objects.get_or_create(
@@ -158,6 +160,7 @@ def _accept(registration: Registration, tournament: Tournament) -> None:
     registration.status = Status.ACCEPTED
     registration.player = player
     registration.save(update_fields=["status", "player", "changed_at"])
+    notifications_senders.registration_accepted(registration, moved_up=moved_up)
 
 
 def _has_place(window: RegistrationWindow, tournament: Tournament) -> bool:
@@ -176,7 +179,7 @@ def _promote(tournament: Tournament, window: RegistrationWindow) -> list[Registr
         )
         if first is None:
             break
-        _accept(first, tournament)
+        _accept(first, tournament, moved_up=True)
         promoted.append(first)
     return promoted
 

@@ -38,6 +38,7 @@ from tournaments.models import (
 )
 from tournaments.nights import planning
 from tournaments.nights.selectors import session_by_id, session_stations
+from tournaments.notifications import senders as notifications_senders
 
 NAME_MAX = 120
 VENUE_MAX = 200
@@ -122,6 +123,7 @@ def session_create(
         starts_at=session.starts_at.isoformat(),
         rounds_planned=session.rounds_planned,
     )
+    notifications_senders.check_in_open(session)
     return session
 
 
@@ -573,6 +575,7 @@ def session_check_in_reopen(*, user: AnyUser, session_id: int) -> ReopenReport:
     session.check_in = Session.CheckIn.OPEN
     session.check_in_closed_at = None
     session.save(update_fields=["check_in", "check_in_closed_at"])
+    notifications_senders.check_in_open(session, reopened_at=timezone.now())
     audit(
         AuditEntry.Action.CHECK_IN_REOPENED,
         user=user,

@@ -9,13 +9,18 @@ import email.policy
 import ipaddress
 import socket
 import ssl
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
+from django.test import override_settings
+
+from snapleague.mail import SMTP_BACKEND
 
 
 @dataclass
@@ -110,3 +115,20 @@ class SmtpServer:
     @property
     def received(self) -> list[Received]:
         return self.inbox.received
+
+
+def smtp_mailers(server: SmtpServer, **extra: Any) -> dict[str, Any]:
+    return {
+        "default": {
+            "BACKEND": SMTP_BACKEND,
+            "OPTIONS": {"host": "127.0.0.1", "port": server.port, "use_tls": False, "timeout": 5, **extra},
+        }
+    }
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    server = SmtpServer().start()
+    with override_settings(MAILERS=smtp_mailers(server)):
+        yield server
+    server.stop()

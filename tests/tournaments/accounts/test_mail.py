@@ -3,7 +3,6 @@ recipient's language, with a plain-text part, retried when the server is away (d
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ from django.core import mail as django_mail
 from django.test import Client, override_settings
 
 from snapleague.mail import OUTBOX_BACKEND, SMTP_BACKEND, email_settings, outbox_get, outbox_list
-from tests.tournaments.accounts.smtp_server import SmtpServer, self_signed
+from tests.tournaments.accounts.smtp_server import SmtpServer, self_signed, smtp_mailers
 from tournaments.accounts.mail import mail_key, mail_queue, mail_send
 from tournaments.accounts.models import OutgoingMail
 from tournaments.accounts.tasks import mail_send_task
@@ -56,23 +55,6 @@ def test_email_url_names_the_smtp_server() -> None:
 def test_an_unusable_email_url_stops_the_start(url: str) -> None:
     with pytest.raises(ValueError):
         email_settings(url, Path("/x"))
-
-
-def smtp_mailers(server: SmtpServer, **extra: Any) -> dict[str, Any]:
-    return {
-        "default": {
-            "BACKEND": SMTP_BACKEND,
-            "OPTIONS": {"host": "127.0.0.1", "port": server.port, "use_tls": False, "timeout": 5, **extra},
-        }
-    }
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    server = SmtpServer().start()
-    with override_settings(MAILERS=smtp_mailers(server)):
-        yield server
-    server.stop()
 
 
 def queue(key: str = "k1", **extra: Any) -> OutgoingMail:

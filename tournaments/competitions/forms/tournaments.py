@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.sixtysix import PROFILES as SIXTY_SIX_PROFILES
-from tournaments.models import GAME_KIND_CHOICES, GameKind, Player, SeriesFormat
+from tournaments.models import GAME_KIND_CHOICES, GameKind, Player, ResultMode, SeriesFormat
 
 
 class TournamentCreateForm(forms.Form):
@@ -75,3 +75,26 @@ class PlayersAddForm(forms.Form):
 
 class RefereeAddForm(forms.Form):
     username = forms.CharField(label=_("Referee's username"), max_length=150)
+
+
+class ResultModeForm(forms.Form):
+    """Who records results at the table (docs/results.md, "Who records results")."""
+
+    result_mode = forms.ChoiceField(
+        label=_("Who records results"), choices=ResultMode.choices, widget=forms.RadioSelect
+    )
+    auto_confirm_minutes = forms.IntegerField(
+        label=_("A report confirms itself after (minutes)"), min_value=1, max_value=1440, initial=15
+    )
+    report_deadline_minutes = forms.IntegerField(
+        label=_("Report deadline after the round starts (minutes; blank: none)"),
+        required=False,
+        min_value=5,
+        max_value=10080,
+    )
+    no_show_at_deadline = forms.BooleanField(
+        label=_("Nothing reported by the deadline: both players forfeit"), required=False
+    )
+
+    def service_kwargs(self) -> dict[str, Any]:
+        return dict(self.cleaned_data)

@@ -45,6 +45,7 @@ class GameResult(models.Model):
         REFEREE = "referee", _("Referee")
         ORGANISER = "organiser", _("Organiser")
         ENGINE = "engine", _("Online game")
+        PLAYERS = "players", _("Players")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
     version = models.PositiveIntegerField()
@@ -53,6 +54,10 @@ class GameResult(models.Model):
     data = models.JSONField()
     source = models.CharField(max_length=12, choices=Source.choices)
     recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Source "players": who confirmed the report of ``recorded_by`` (None: it confirmed itself).
+    confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     reason = models.TextField(_("reason"), blank=True)
@@ -101,4 +106,94 @@ class GameResult(models.Model):
     @cached_property
     def value(self) -> ResultValue:
         """The result this version holds. Raises ValueError for a row that is not format 2."""
+        return result_from_json(self.data)
+
+
+class ResultDispute(models.Model):
+    """Two versions of one game's result that disagree, or a player's request to correct a
+    confirmed one: for a referee or an organiser to decide (docs/results.md, "Disputes")."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        DECIDED = "decided", _("Decided")
+
+    class Kind(models.TextChoices):
+        DISPUTE = "dispute", _("Two reports disagree")
+        CORRECTION = "correction", _("A player asks for a correction")
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="disputes")
+    game_number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.DISPUTE)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    due_at = models.DateTimeField()
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    result = models.ForeignKey(GameResult, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    note = models.CharField(_("note"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["due_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "game_number"], condition=Q(status="open"), name="one_open_dispute_per_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.series} game {self.game_number}: {self.kind} ({self.status})"
+
+
+class ResultReport(models.Model):
+    """A seated player's version of a game's result, not yet confirmed: standings and brackets
+    never read it. Confirmed (by another seat, by itself after the tournament's minutes, or by an
+    official's decision) it becomes a confirmed ``GameResult`` through the result service."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for confirmation")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
+        REPLACED = "replaced", _("Not chosen")
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="reports")
+    game_number = models.PositiveSmallIntegerField()
+    data = models.JSONField()  # the result value's JSON (values.py), like GameResult.data
+    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # The confirmed version the reporter saw (0: the game had none; a correction request: the current).
+    expected_version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    dispute = models.ForeignKey(
+        ResultDispute, null=True, blank=True, on_delete=models.SET_NULL, related_name="reports"
+    )
+    auto_confirm_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    result = models.ForeignKey(GameResult, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            # One report waits for confirmation per game: a second one confirms it or disputes it.
+            models.UniqueConstraint(
+                fields=["series", "game_number"],
+                condition=Q(status="pending"),
+                name="one_pending_report_per_game",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["auto_confirm_at"], condition=Q(status="pending"), name="report_auto_confirm_due"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.series} game {self.game_number} by {self.reported_by_id} ({self.status})"
+
+    @cached_property
+    def value(self) -> ResultValue:
         return result_from_json(self.data)

@@ -55,7 +55,23 @@ class EngineSource:
     game_id: int
 
 
-ResultSource = UserSource | EngineSource
+@dataclass(frozen=True)
+class PlayersSource:
+    """A seated player's report (``report_id``), confirmed by another seat (``confirmed_by``; None:
+    it confirmed itself after the tournament's minutes). Who may report and confirm is decided by
+    the reporting service (results/reporting.py); idempotent by the report (a retried confirmation
+    returns the first row); never a correction."""
+
+    reported_by: Account
+    confirmed_by: Account | None
+    report_id: int
+
+    @property
+    def client_key(self) -> str:
+        return f"report-{self.report_id}"
+
+
+ResultSource = UserSource | EngineSource | PlayersSource
 
 
 # --- The plan -----------------------------------------------------------------------------------
@@ -90,6 +106,7 @@ class ResultPlan:
     recorded_by: Account | None
     engine_game: int | None
     reason: str
+    confirmed_by: Account | None
     client_key: str | None
     voids: tuple[GameResult, ...]  # later games' confirmed versions that get a void version
     after: outcomes.SeriesView  # the series once the result is in
@@ -132,15 +149,22 @@ def check_result_record(request: ResultRequest) -> ResultPlan:
         recorded_by=recorded_by,
         engine_game=engine_game,
         reason=request.reason,
-        client_key=request.client_key if isinstance(request.source, UserSource) else None,
+        confirmed_by=request.source.confirmed_by if isinstance(request.source, PlayersSource) else None,
+        client_key=_client_key(request),
         voids=tuple(results.confirmed[n] for n in void_games),
         after=after,
     )
 
 
+def _client_key(request: ResultRequest) -> str | None:
+    if isinstance(request.source, PlayersSource):
+        return request.source.client_key
+    return request.client_key if isinstance(request.source, UserSource) else None
+
+
 def _check_may_record(source: ResultSource, results: SeriesResults) -> None:
     """A referee of the tournament or an organiser of its club records; an online game records
-    for its players, with no user."""
+    for its players, with no user; a players' report was allowed by the reporting service."""
     if isinstance(source, UserSource):
         require_recorder(source.user, results.tournament)
 
@@ -152,6 +176,11 @@ def _check_may_correct(request: ResultRequest, results: SeriesResults) -> None:
         raise PermissionDenied(
             code="permission_denied",
             message=_("An online game records a new result; only an organiser corrects one."),
+        )
+    if isinstance(source, PlayersSource):
+        raise PermissionDenied(
+            code="permission_denied",
+            message=_("Players report new results; only an organiser corrects one."),
         )
     require_organiser(source.user, results.tournament.club)
     if not request.reason:
@@ -243,6 +272,8 @@ def _source_fields(source: ResultSource, *, correcting: bool) -> tuple[str, Acco
     """``GameResult.source``, ``recorded_by`` and ``engine_game`` of the new version."""
     if isinstance(source, EngineSource):
         return GameResult.Source.ENGINE, None, source.game_id
+    if isinstance(source, PlayersSource):
+        return GameResult.Source.PLAYERS, source.reported_by, None
     user = source.user if signed_in(source.user) else None
     return (GameResult.Source.ORGANISER if correcting else GameResult.Source.REFEREE), user, None
 
@@ -275,9 +306,19 @@ def do_result_record(plan: ResultPlan) -> GameResult:
         data=plan.value.to_json(),
         source=plan.source,
         recorded_by=plan.recorded_by,
+        confirmed_by=plan.confirmed_by,
         reason=plan.reason,
         client_key=plan.client_key,
         engine_game=plan.engine_game,
+    )
+    # "Reported by A, confirmed by B" (source "players"; no confirmer: it confirmed itself).
+    reported = (
+        {
+            "reported_by": plan.recorded_by.get_username() if plan.recorded_by else "",
+            "confirmed_by": plan.confirmed_by.get_username() if plan.confirmed_by else "",
+        }
+        if plan.source == GameResult.Source.PLAYERS
+        else {}
     )
     audit(
         AuditEntry.Action.RESULT_CORRECTED
@@ -293,6 +334,7 @@ def do_result_record(plan: ResultPlan) -> GameResult:
         source=plan.source,
         reason=plan.reason,
         online_game=plan.engine_game,
+        **reported,
     )
     for voided in plan.voids:
         void = _game_void(voided, corrected=due.number, user=plan.recorded_by, reason=plan.reason)
@@ -459,6 +501,8 @@ def _replayed(request: ResultRequest) -> GameResult | None:
     results = GameResult.objects.select_related("game")
     if isinstance(source, EngineSource):
         return results.filter(engine_game=source.game_id).first()
+    if isinstance(source, PlayersSource):
+        return results.filter(recorded_by=source.reported_by, client_key=source.client_key).first()
     if not request.client_key or not signed_in(source.user):
         return None
     return results.filter(recorded_by=source.user, client_key=request.client_key).first()

@@ -26,6 +26,8 @@ from tournaments.models import (
     GameKind,
     GameResult,
     Player,
+    ResultMode,
+    ResultReport,
     Series,
     SeriesSeat,
     Stage,
@@ -88,6 +90,15 @@ class SeriesPage:
     # user may enter more (an organiser of the club, or one of the series' players).
     entered_hands: dict[int, list[int]] = field(default_factory=dict)
     may_enter_hands: bool = False
+    # Players' reports (docs/results.md): those waiting (pending or disputed), the user's players
+    # in the series, and whether they may report here (the tournament lets players report).
+    reports: list[ResultReport] = field(default_factory=list)
+    my_players: list[int] = field(default_factory=list)
+    players_report: bool = False
+
+    @property
+    def may_report(self) -> bool:
+        return self.players_report and bool(self.my_players) and self.series.status != Series.Status.DECIDED
 
     @property
     def names(self) -> dict[int, str]:
@@ -159,7 +170,14 @@ def series_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
         status=status,
         problem=problem,
         roles=roles_get(user=user, tournament=tournament),
-        version=sum(len(v) for v in versions.values()),
+        version=sum(len(v) for v in versions.values()) + _reports_version(series),
+        reports=list(
+            ResultReport.objects.filter(
+                series=series, status__in=[ResultReport.Status.PENDING, ResultReport.Status.DISPUTED]
+            ).select_related("reported_by", "dispute")
+        ),
+        my_players=[s.player_id for s in seats if signed_in(user) and s.player.user_id == user.pk],
+        players_report=tournament.result_mode != ResultMode.REFEREES,
         replays=dict(
             series.online_games.filter(
                 status=OnlineGame.Status.FINISHED, game_number__isnull=False
@@ -174,10 +192,17 @@ def series_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:
     )
 
 
+def _reports_version(series: Series) -> int:
+    """Rises with every players' report and every report that stops waiting (docs/results.md)."""
+    rows = ResultReport.objects.filter(series=series)
+    return rows.count() + rows.exclude(status=ResultReport.Status.PENDING).count()
+
+
 def series_version_get(*, user: AnyUser, series_id: int) -> int:
-    """How many result versions the series has: it rises with every result and correction."""
+    """How many result versions and report changes the series has: it rises with every result,
+    correction, report, confirmation and dispute."""
     series = series_get(user=user, series_id=series_id)
-    return GameResult.objects.filter(game__series=series).count()
+    return GameResult.objects.filter(game__series=series).count() + _reports_version(series)
 
 
 def series_record_page_get(*, user: AnyUser, series_id: int) -> SeriesPage:

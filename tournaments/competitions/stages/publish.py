@@ -47,6 +47,7 @@ from tournaments.models import (
     Stage,
     Tournament,
 )
+from tournaments.notifications import senders as notifications_senders
 
 # --- Preview and publish --------------------------------------------------------------------------
 
@@ -155,6 +156,8 @@ def rounds_publish(
         series_count=sum(len(r.series) for r in due),  # not `series`: that is the entry's series (an id)
     )
     round_ids = [r.pk for r in created]
+    # Each seated player with an account is told their table (docs/notifications.md).
+    notifications_senders.round_published(round_ids)
     webhook_event_emit(
         WebhookEvent.ROUND_PUBLISHED, club_id=tournament.club_id, data=lambda: round_published_data(round_ids)
     )

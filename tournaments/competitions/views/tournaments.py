@@ -15,7 +15,13 @@ from django.views.decorators.http import require_GET, require_POST
 from snapleague.errors import ApplicationError
 from tournaments.competitions import services as competition_services
 from tournaments.competitions.forms.stages import StageCreateForm
-from tournaments.competitions.forms.tournaments import PlayersAddForm, RefereeAddForm, TournamentCreateForm
+from tournaments.competitions.forms.tournaments import (
+    PlayersAddForm,
+    RefereeAddForm,
+    ResultModeForm,
+    TournamentCreateForm,
+)
+from tournaments.competitions.results import reporting
 from tournaments.competitions.selectors import tournaments as tournament_selectors
 from tournaments.nights import selectors as session_selectors
 from tournaments.nights.forms import SessionCreateForm
@@ -33,8 +39,24 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "referee_form": RefereeAddForm(),
             "session_form": SessionCreateForm(),
         }
+        forms["result_form"] = ResultModeForm(
+            initial={
+                "result_mode": page.tournament.result_mode,
+                "auto_confirm_minutes": page.tournament.auto_confirm_minutes,
+                "report_deadline_minutes": page.tournament.report_deadline_minutes,
+                "no_show_at_deadline": page.tournament.no_show_at_deadline,
+            }
+        )
+    disputes = {}
+    if page.roles.organiser or page.roles.referee:
+        disputes = {
+            "disputes_open": reporting.open_disputes_count(tournament=page.tournament),
+            "disputes_overdue": reporting.disputes_overdue_count(tournament=page.tournament),
+        }
     sessions = session_selectors.tournament_sessions_list(tournament=page.tournament)
-    return render(request, "tournaments/tournament.html", {"page": page, "sessions": sessions, **forms})
+    return render(
+        request, "tournaments/tournament.html", {"page": page, "sessions": sessions, **forms, **disputes}
+    )
 
 
 @login_required

@@ -20,6 +20,7 @@ from django.utils import timezone
 from snapleague.users import Account
 from tournaments.clubs.services import club_create
 from tournaments.competitions.registration import registration_window_set
+from tournaments.competitions.results.reporting import report_submit, tournament_result_mode_set
 from tournaments.competitions.results.selectors import result_target_get
 from tournaments.competitions.results.services import UserSource, result_record
 from tournaments.competitions.services import (
@@ -31,7 +32,17 @@ from tournaments.competitions.services import (
 from tournaments.competitions.stages.advance import stage_advance
 from tournaments.competitions.stages.create import stage_create
 from tournaments.competitions.stages.publish import stage_round_publish
-from tournaments.models import Club, GameKind, Player, Round, Series, SeriesFormat, StageFormat, Tournament
+from tournaments.models import (
+    Club,
+    GameKind,
+    Player,
+    ResultMode,
+    Round,
+    Series,
+    SeriesFormat,
+    StageFormat,
+    Tournament,
+)
 from tournaments.nights import services as session_services
 from tournaments.rankings.seasons.services import season_create
 
@@ -40,6 +51,9 @@ ACCOUNTS = [  # (username, password, role)
     ("organiser", "organiser-demo", "organiser of the demo club (also /admin/)"),
     ("referee", "referee-demo", "referee of both demo leagues"),
     ("anna", "player-demo", "player (Anna)"),
+    ("bence", "player-demo", "player (Bence)"),
+    ("csilla", "player-demo", "player (Csilla)"),
+    ("daniel", "player-demo", "player (Dániel)"),
 ]
 PLAYER_NAMES = [
     "Anna",
@@ -126,8 +140,9 @@ class Command(BaseCommand):
         with transaction.atomic():
             club = club_create(user=organiser, name="Demo Card Club", slug=DEMO_SLUG)
             players = [Player.objects.create(club=club, name=name) for name in PLAYER_NAMES]
-            players[0].user = people["anna"]
-            players[0].save()
+            for player, username in zip(players, ["anna", "bence", "csilla", "daniel"], strict=False):
+                player.user = people[username]
+                player.save(update_fields=["user"])
 
         snap = tournament_create(
             user=organiser,
@@ -201,6 +216,7 @@ class Command(BaseCommand):
             cap=16,
             waiting_list=True,
         )
+        self._players_report(organiser, club, players, people)
         self._club_night(organiser, snapszer, players)
         today = timezone.localdate()
         season_create(
@@ -210,6 +226,34 @@ class Command(BaseCommand):
             starts_on=date(today.year, 1, 1),
             ends_on=date(today.year, 12, 31),
         )
+
+    def _players_report(
+        self, organiser: Account, club: Club, players: list[Player], people: dict[str, Account]
+    ) -> None:
+        """A tournament where the players report (docs/results.md, "Who records results"): round 1
+        out, Anna's report of her game 1 waiting for her opponent's confirmation, and at the other
+        table two reports that disagree (a dispute for the referee's queue)."""
+        friday = tournament_create(
+            user=organiser, club=club, name="Friday Snapszer (players report)", game=GameKind.SNAPSZER
+        )
+        tournament_referee_add(user=organiser, tournament=friday, username=people["referee"].username)
+        tournament_result_mode_set(user=organiser, tournament=friday, result_mode=ResultMode.CONFIRM)
+        tournament_players_add(user=organiser, tournament=friday, players=players[:4])
+        stage = stage_create(
+            user=organiser, tournament=friday, name="Round robin", format=StageFormat.ROUND_ROBIN
+        )
+        stage_round_publish(user=organiser, stage_id=stage.pk)
+        first_round = Round.objects.get(stage=stage, number=1)
+        for series in Series.objects.filter(round=first_round).order_by("table"):
+            seated = [seat.player for seat in series.seats.order_by("seat")]
+            target = result_target_get(user=organiser, series_id=series.pk, game_number=1)
+            # Anna reports at her table (Bence is told to confirm); at the other, both report and disagree.
+            a, b = sorted(seated, key=lambda p: p != players[0])
+            mine = target.parse({"score": {str(a.pk): 7, str(b.pk): 4}})
+            report_submit(user=a.user, series_id=series.pk, game_number=1, result=mine)
+            if players[0] not in seated:
+                theirs = target.parse({"score": {str(b.pk): 7, str(a.pk): 5}})
+                report_submit(user=b.user, series_id=series.pk, game_number=1, result=theirs)
 
     def _club_night(self, organiser: Account, tournament: Tournament, players: list[Player]) -> None:
         """Tonight's session of the Snapszer league: four named tables, the round being played and
