@@ -411,6 +411,8 @@ SPECTACULAR_SETTINGS = {
         "SeriesFormatEnum": "tournaments.models.SeriesFormat",
         "StageFormatEnum": "tournaments.models.StageFormat",
         "GameKindEnum": "tournaments.models.GAME_KIND_CHOICES",
+        "ReportStatusEnum": "tournaments.models.ResultReport.Status",
+        "DisputeStatusEnum": "tournaments.models.ResultDispute.Status",
     },
     # Every operation documents the error answers it can give (snapleague/api_schema.py).
     "POSTPROCESSING_HOOKS": [

@@ -612,6 +612,13 @@ MATRIX: list[Row] = [
     r("tournaments_api:player-calendar-replace", "POST",   403, 200, 403, 403, 403, 403),
     r("tournaments_api:game-list",               "GET",    200, 200, 200, 200, 200, 200),
     r("tournaments_api:result-list",             "GET",    200, 200, 200, 200, 200, 200),
+    # Players' reports: Anna's report of game 2 waits (she reports it again: 409), her correction
+    # request of game 1 is a dispute (organisers decide a correction; no body: 400).
+    r("tournaments_api:reports",                 "GET",    200, 200, 200, 200, 200, 200),
+    r("tournaments_api:reports",                 "POST",   403, 409, 403, 403, 403, 403),
+    r("tournaments_api:report-confirm",          "POST",   403, 409, 403, 404, 403, 404),
+    r("tournaments_api:dispute-list",            "GET",    403, 403, 200, 403, 200, 403),
+    r("tournaments_api:dispute-decide",          "POST",   403, 403, 403, 403, 400, 403),
     r("tournaments_api:webhook-list",            "GET",    403, 403, 403, 403, 200, 403),
     r("tournaments_api:webhook-list",            "POST",   403, 403, 403, 403, 201, 403),
     r("tournaments_api:webhook-detail",          "GET",    403, 403, 403, 403, 200, 403),
@@ -786,7 +793,7 @@ def _build() -> World:
     )
     running.result_mode = ResultMode.CONFIRM
     running.save(update_fields=["result_mode"])
-    waiting = reporting.report_submit(
+    waiting_report = reporting.report_submit(
         user=users["player"],
         series_id=played.pk,
         game_number=2,
@@ -916,7 +923,7 @@ def _build() -> World:
         "user_id": users["player"].pk,
         "table_game_id": played.games.get(number=1).pk,  # entered by a referee: only its result
         "token_id": api_token.pk,
-        "report_id": waiting.pk,
+        "report_id": waiting_report.pk,
         "dispute_id": asked.dispute_id,
         # The round the world published told the player their table.
         "notification_id": Notification.objects.filter(user=users["player"]).order_by("pk").first().pk,  # type: ignore[union-attr]
@@ -1110,6 +1117,7 @@ def _build() -> World:
         ("tournaments_api:stage-withdrawals", "running"): {"player": daniel.pk, "reason": "went home"},
         ("tournaments_api:stage-withdrawals", "draft"): {"player": daniel.pk, "reason": "went home"},
         ("tournaments_api:result-create", "running"): {"game": 2, "result": won_game_2},
+        ("tournaments_api:reports", "running"): {"game": 2, "result": won_game_2},
         ("tournaments_api:series-forfeit", "fresh"): {"players": [fresh_away], "reason": "did not come"},
     }
     sessions = {}

@@ -45,6 +45,7 @@ EXPECTED_QUEUE = {
     "games.tasks.analyse_game_task": BACKGROUND,
     "tournaments.accounts.tasks.mail_send_task": BACKGROUND,
     "tournaments.accounts.tasks.mails_reconcile_task": BACKGROUND,
+    "tournaments.accounts.tasks.mail_send_batch_task": BACKGROUND,
     # Notifications (docs/notifications.md) and players' reports (docs/results.md).
     "tournaments.notifications.tasks.notifications_dispatch_task": BACKGROUND,
     "tournaments.notifications.tasks.push_delivery_send_task": BACKGROUND,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import smtplib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -72,6 +72,64 @@ def mail_queue(
         if created:
             after_commit(lambda: _enqueue(mail.pk))
     return mail
+
+
+@dataclass(frozen=True)
+class MailSpec:
+    """One mail for :func:`mail_queue_many` (the arguments of :func:`mail_queue`)."""
+
+    key: str
+    to: str
+    subject: str
+    text: str
+    html: str = ""
+    unsubscribe_url: str = ""
+
+
+# Mails sent by one task of a bulk queueing: fewer broker messages, and one mail's slow SMTP answer
+# does not hold up a thousand tasks' worth of overhead.
+MAIL_BATCH = 50
+
+
+def mail_queue_many(specs: Sequence[MailSpec]) -> list[int]:
+    """Queue many mails at once (a round published to a thousand players): one insert for all (a
+    key already stored is left as it is), then, after the commit, one task per ``MAIL_BATCH`` of
+    the mails never tried. Returns their ids. Each mail is still sent at most once
+    (:func:`mail_send`)."""
+    rows = []
+    for spec in specs:
+        headers = unsubscribe_headers(spec.unsubscribe_url) if spec.unsubscribe_url else {}
+        rows.append(
+            OutgoingMail(
+                key=spec.key,
+                to=spec.to,
+                subject=spec.subject[:250],
+                text=spec.text,
+                html=spec.html,
+                headers=headers,
+            )
+        )
+    if not rows:
+        return []
+    with transaction.atomic():
+        OutgoingMail.objects.bulk_create(rows, ignore_conflicts=True, batch_size=500)
+        ids = list(
+            OutgoingMail.objects.filter(
+                key__in=[row.key for row in rows], status=OutgoingMail.Status.QUEUED, attempts=0
+            )
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        after_commit(lambda: _enqueue_batches(ids))
+    return ids
+
+
+def _enqueue_batches(ids: Sequence[int]) -> None:
+    from snapleague.celery import enqueue
+    from tournaments.accounts.tasks import mail_send_batch_task
+
+    for start in range(0, len(ids), MAIL_BATCH):
+        enqueue(mail_send_batch_task, list(ids[start : start + MAIL_BATCH]))
 
 
 def after_commit(callback: Callable[[], None]) -> None:

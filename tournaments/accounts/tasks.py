@@ -20,6 +20,19 @@ def mail_send_task(self: Any, mail_id: int) -> str:
     return outcome.status
 
 
+@shared_task(name="tournaments.accounts.tasks.mail_send_batch_task")
+def mail_send_batch_task(mail_ids: list[int]) -> dict[str, int]:
+    """Send a batch of queued mails (``mail_queue_many``), each at most once; one that fails is
+    retried on its own (``mail_send_task`` after the service's backoff)."""
+    counts: dict[str, int] = {}
+    for mail_id in mail_ids:
+        outcome = mail_send(mail_id=mail_id)
+        counts[outcome.status] = counts.get(outcome.status, 0) + 1
+        if outcome.retry_in is not None:
+            mail_send_task.apply_async((mail_id,), countdown=outcome.retry_in)
+    return counts
+
+
 @shared_task(name="tournaments.accounts.tasks.mails_reconcile_task")
 def mails_reconcile_task() -> list[int]:
     """Beat: send again the mails whose task was lost before their first attempt."""

@@ -3,7 +3,16 @@ tournaments/urls.py)."""
 
 from django.urls import path
 
-from tournaments.competitions.api import brackets, results, rounds, series, stages, standings, tournaments
+from tournaments.competitions.api import (
+    brackets,
+    reports,
+    results,
+    rounds,
+    series,
+    stages,
+    standings,
+    tournaments,
+)
 
 urlpatterns = [
     path("tournaments/", tournaments.TournamentListCreateApi.as_view(), name="tournament-list"),
@@ -32,6 +41,11 @@ urlpatterns = [
     path("series/", series.SeriesListApi.as_view(), name="series-list"),
     path("series/<int:series_id>/", series.SeriesDetailApi.as_view(), name="series-detail"),
     path("series/<int:series_id>/results/", results.ResultCreateApi.as_view(), name="result-create"),
+    # Players' reports (docs/results.md, "Who records results").
+    path("series/<int:series_id>/reports/", reports.ReportsApi.as_view(), name="reports"),
+    path("reports/<int:report_id>/confirm/", reports.ReportConfirmApi.as_view(), name="report-confirm"),
+    path("tournaments/<int:tournament_id>/disputes/", reports.DisputeListApi.as_view(), name="dispute-list"),
+    path("disputes/<int:dispute_id>/decide/", reports.DisputeDecideApi.as_view(), name="dispute-decide"),
     path("series/<int:series_id>/forfeit/", series.SeriesForfeitApi.as_view(), name="series-forfeit"),
     path("games/", results.GameListApi.as_view(), name="game-list"),
     path("results/", results.ResultListApi.as_view(), name="result-list"),

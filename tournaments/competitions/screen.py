@@ -17,13 +17,14 @@ audit entries.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from snapleague.users import AnyUser
+from tournaments.access import user_can_record
 from tournaments.competitions.bracket_page import stage_drawing
 from tournaments.competitions.selectors.stages import series_scores, stage_page_get
 from tournaments.competitions.selectors.standings import StandingsPage, stage_standings_page_get
@@ -137,6 +138,10 @@ class ScreenPage:
     stages: list[Stage]  # followed for live updates (their versions)
     bye: Player | None
     session: Session | None = None  # a session's screen (its fragment's address, its heading)
+    # The officials' view (a referee or an organiser signed in): disputes waiting, and those past
+    # their deadline (docs/results.md, "Who records results").
+    disputes_open: int = 0
+    disputes_overdue: int = 0
 
     @property
     def open_tables(self) -> int:
@@ -225,4 +230,13 @@ def tournament_screen_get(*, user: AnyUser, tournament_id: int) -> ScreenPage:
     """The big screen of a tournament: as public as the tournament page (a draft ``user`` may not
     see is NotFound)."""
     tournament = tournament_get(user=user, tournament_id=tournament_id)
-    return screen_build(user=user, tournament=tournament, source=tournament_current_round)
+    page = screen_build(user=user, tournament=tournament, source=tournament_current_round)
+    if user_can_record(user, tournament):
+        from tournaments.competitions.results.reporting import disputes_overdue_count, open_disputes_count
+
+        page = replace(
+            page,
+            disputes_open=open_disputes_count(tournament=tournament),
+            disputes_overdue=disputes_overdue_count(tournament=tournament),
+        )
+    return page

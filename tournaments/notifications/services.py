@@ -212,11 +212,12 @@ def notifications_dispatch(*, event: str, key: str) -> dict[str, int]:
     rows are locked (``skip_locked``: a twin task takes the others) and marked dispatched in the
     same transaction as what they queued."""
     from snapleague.celery import enqueue
-    from tournaments.accounts.mail import mail_queue
+    from tournaments.accounts.mail import MailSpec, mail_queue_many
     from tournaments.notifications.tasks import push_delivery_send_task
 
     counts = {"email": 0, "push": 0}
     pushes: list[int] = []
+    mails: list[MailSpec] = []
     with transaction.atomic():
         rows = list(
             Notification.objects.select_for_update(skip_locked=True, of=("self",))
@@ -240,17 +241,19 @@ def notifications_dispatch(*, event: str, key: str) -> dict[str, int]:
                 text = notification_text(event, n.params, language)
                 link = absolute(n.url or reverse("notifications:list"))
                 off = absolute(reverse("notifications:unsubscribe", args=[unsubscribe_token(user.pk, event)]))
-                mail_queue(
-                    key=mail_key("notification", str(n.pk)),
-                    to=user.email,
-                    subject=text.title,
-                    text=_mail_text(text.body, link, off, language),
-                    # The one-click header needs https (RFC 8058); on plain http the link is in the text.
-                    unsubscribe_url=off if off.startswith("https://") or settings.DEBUG else "",
+                mails.append(
+                    MailSpec(
+                        key=mail_key("notification", str(n.pk)),
+                        to=user.email,
+                        subject=text.title,
+                        text=_mail_text(text.body, link, off, language),
+                        # The one-click header needs https (RFC 8058); on plain http the link is in the text.
+                        unsubscribe_url=off if off.startswith("https://") or settings.DEBUG else "",
+                    )
                 )
-                counts["email"] += 1
             if subscriptions.get(user.pk) and wants(prefs, event, Channel.PUSH):
                 new_pushes += [PushDelivery(notification=n, subscription=s) for s in subscriptions[user.pk]]
+        counts["email"] = len(mail_queue_many(mails))
         if new_pushes:
             PushDelivery.objects.bulk_create(new_pushes, ignore_conflicts=True)
             pushes = list(

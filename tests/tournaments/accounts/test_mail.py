@@ -201,3 +201,24 @@ def test_a_mail_whose_task_was_lost_is_sent_by_the_reconciler(
     assert mails_reconcile_task() == [lost.pk]
     assert len(smtp.received) == 1
     assert mails_reconcile_task() == []
+
+
+def test_many_mails_are_queued_at_once_and_each_sent_once_by_its_batch(
+    smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournaments.accounts import mail as mail_module
+    from tournaments.accounts.mail import MailSpec, mail_queue_many
+    from tournaments.accounts.tasks import mail_send_batch_task
+
+    monkeypatch.setattr(mail_module, "MAIL_BATCH", 2)
+    specs = [
+        MailSpec(key=mail_key(f"many-{i}"), to=f"p{i}@example.org", subject="Round 1", text="t")
+        for i in range(5)
+    ]
+    ids = mail_queue_many([*specs, specs[0]])  # the same mail twice: stored once
+    assert len(ids) == 5 == OutgoingMail.objects.count()
+    assert sorted(r.rcpt_tos[0] for r in smtp.received) == [f"p{i}@example.org" for i in range(5)]
+    # The batches again (a retry, a duplicate): nothing more is sent.
+    assert mail_send_batch_task.delay(ids).get() == {OutgoingMail.Status.SENT: 5}
+    assert len(smtp.received) == 5
+    assert mail_queue_many(specs) == []  # all sent: nothing queued again

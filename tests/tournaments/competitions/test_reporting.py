@@ -353,3 +353,73 @@ def test_two_confirmations_at_the_same_instant_record_one_result(
     for thread in threads:
         thread.join()
     assert errors == [] and GameResult.objects.filter(confirmed=True).count() == 1
+
+
+def test_a_dispute_past_its_deadline_shows_to_the_officials_on_the_tournament_page_and_big_screen(
+    duel: tuple[Series, Account, Account], organiser: Account, referee: Account
+) -> None:
+    from django.test import Client
+
+    series, anna, bence = duel
+    a, b = _ids(series)
+    tournament = series.stage.tournament
+    reporting.report_submit(user=anna, series_id=series.pk, game_number=1, result=_win(series, a, b))
+    reporting.report_submit(user=bence, series_id=series.pk, game_number=1, result=_win(series, b, a))
+    officials, public = Client(), Client()
+    officials.force_login(organiser)
+    page = officials.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert 'id="disputes-link"' in page and "past its deadline" not in page
+    ResultDispute.objects.update(due_at=timezone.now() - timedelta(minutes=1))
+    page = officials.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "1 dispute is past its deadline." in page
+    referee_screen = Client()
+    referee_screen.force_login(referee)
+    screen = referee_screen.get(f"/tournaments/{tournament.pk}/screen/").content.decode()
+    assert 'id="screen-disputes"' in screen and "1 dispute is past its deadline." in screen
+    assert 'id="screen-disputes"' not in public.get(f"/tournaments/{tournament.pk}/screen/").content.decode()
+    assert "past its deadline" not in public.get(f"/tournaments/{tournament.pk}/").content.decode()
+
+
+def test_the_api_reports_confirms_lists_and_decides(
+    duel: tuple[Series, Account, Account], referee: Account, make_user: Callable[..., Account]
+) -> None:
+    from rest_framework.test import APIClient
+
+    series, anna, bence = duel
+    a, b = _ids(series)
+    as_anna, as_bence, as_referee, stranger = APIClient(), APIClient(), APIClient(), APIClient()
+    as_anna.force_authenticate(anna)
+    as_bence.force_authenticate(bence)
+    as_referee.force_authenticate(referee)
+    stranger.force_authenticate(make_user("stranger"))
+    url = f"/api/series/{series.pk}/reports/"
+    win = {"game": 1, "result": {"score": {str(a): 7, str(b): 2}}}
+    assert stranger.post(url, win, format="json").status_code == 403
+    bad = as_anna.post(url, {"game": 1, "result": {"score": {str(a): 7}}}, format="json")
+    assert bad.status_code == 400 and not ResultReport.objects.exists()
+    made = as_anna.post(url, win, format="json")
+    assert made.status_code == 201 and made.json()["outcome"] == "pending"
+    assert [r["id"] for r in APIClient().get(url).json()] == [made.json()["id"]]
+    assert as_anna.post(f"/api/reports/{made.json()['id']}/confirm/").status_code == 409  # her own
+    confirmed = as_bence.post(f"/api/reports/{made.json()['id']}/confirm/")
+    assert confirmed.status_code == 200 and confirmed.json()["source"] == "players"
+    assert APIClient().get(url).json() == []
+    # Game 2: two versions, a dispute, decided by the referee over the API.
+    as_anna.post(url, {"game": 2, "result": {"score": {str(a): 7, str(b): 2}}}, format="json")
+    theirs = as_bence.post(
+        url, {"game": 2, "result": {"score": {str(b): 7, str(a): 6}}}, format="json"
+    ).json()
+    assert theirs["outcome"] == "disputed"
+    (dispute,) = as_referee.get(f"/api/tournaments/{series.stage.tournament_id}/disputes/").json()
+    assert len(dispute["reports"]) == 2
+    assert as_anna.get(f"/api/tournaments/{series.stage.tournament_id}/disputes/").status_code == 403
+    decided = as_referee.post(
+        f"/api/disputes/{dispute['id']}/decide/", {"report": theirs["id"]}, format="json"
+    )
+    assert decided.status_code == 200 and decided.json()["status"] == "decided"
+    assert (
+        as_referee.post(
+            f"/api/disputes/{dispute['id']}/decide/", {"report": theirs["id"]}, format="json"
+        ).status_code
+        == 409
+    )

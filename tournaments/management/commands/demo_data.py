@@ -216,6 +216,10 @@ class Command(BaseCommand):
             cap=16,
             waiting_list=True,
         )
+        # Its stage waits for the registrations: publishing round 1 (the organiser's "Preview the
+        # first round") takes whoever registered, and tells each their table (docs/notifications.md).
+        tournament_players_add(user=organiser, tournament=spring, players=players[4:8])
+        stage_create(user=organiser, tournament=spring, name="Swiss", format=StageFormat.SWISS)
         self._players_report(organiser, club, players, people)
         self._club_night(organiser, snapszer, players)
         today = timezone.localdate()
