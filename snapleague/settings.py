@@ -490,6 +490,21 @@ LADDER_EXPIRE_SECONDS = float(os.environ.get("LADDER_EXPIRE_SECONDS", "300"))
 # On (the default with DEBUG, and in tests that run a local receiver): http and local addresses too.
 WEBHOOK_ALLOW_PRIVATE_NETWORKS = get_bool_from_env("WEBHOOK_ALLOW_PRIVATE_NETWORKS", DEBUG)
 
+# --- Cache (snapleague/fragments.py, docs/web.md "Rendered once per version") -------------------------
+# Per process by default; CACHE_URL (redis://host:6379/N) shares it across processes and hosts: the
+# live fragments rendered once per version, allauth's rate limits.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 5000}}
+    )
+}
+# Only frees memory: a fragment's key holds its version, so nothing stale is ever served. 0: every
+# request renders (the behaviour before the cache; benchmarks/herd.py compares the two).
+FRAGMENT_CACHE_SECONDS = int(os.environ.get("FRAGMENT_CACHE_SECONDS", "3600"))
+
 # --- Channels -----------------------------------------------------------------------------------
 # "default": across processes when CHANNEL_LAYER_URL names a Redis, in memory otherwise (online play).
 # "live": live pages. Each web process's version watcher reads the database and tells that process's

@@ -16,6 +16,7 @@ audit entries.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -224,6 +225,33 @@ def screen_build(
     if drawing is not None:
         panels.append(Panel(key="bracket", kind="bracket", title=_("Bracket"), drawing=drawing))
     return ScreenPage(tournament, current, tables, panels, stages, current.round.bye, session)
+
+
+def tournament_screen_version(*, user: AnyUser, tournament_id: int) -> tuple[str, str | None]:
+    """The screen's topic and version (every stage's results and standings versions), or None for
+    a reader whose screen is not the same for everyone (its officials). Raises NotFound as
+    :func:`tournament_screen_get`."""
+    tournament = tournament_get(user=user, tournament_id=tournament_id)
+    topic = f"screen:{tournament.pk}:{tournament.created_at.timestamp()}"
+    if user_can_record(user, tournament):
+        return topic, None
+    versions = (
+        Stage.objects.filter(tournament=tournament)
+        .order_by("pk")
+        .values_list("pk", "results_version", "standings_version")
+    )
+    # What the screen shows besides results: where each table plays (stations) and when each round
+    # is scheduled (the current round). Neither moves a stage's version.
+    stations = (
+        Series.objects.filter(stage__tournament=tournament).order_by("pk").values_list("pk", "station_id")
+    )
+    rounds = (
+        Round.objects.filter(stage__tournament=tournament)
+        .order_by("pk")
+        .values_list("pk", "starts_at", "session_id")
+    )
+    extra = hashlib.sha256(repr((list(stations), list(rounds))).encode()).hexdigest()[:16]
+    return topic, ",".join(f"{pk}:{r}.{s}" for pk, r, s in versions) + f"/{extra}"
 
 
 def tournament_screen_get(*, user: AnyUser, tournament_id: int) -> ScreenPage:

@@ -423,3 +423,14 @@ def test_the_api_reports_confirms_lists_and_decides(
         ).status_code
         == 409
     )
+
+
+def test_the_round_page_marks_a_series_with_a_report_waiting(duel: tuple[Series, Account, Account]) -> None:
+    from django.test import Client
+
+    series, anna, _bence = duel
+    a, b = _ids(series)
+    url = f"/stages/{series.stage_id}/rounds/{series.round.number}/"
+    assert "report-waiting" not in Client().get(url).content.decode()
+    reporting.report_submit(user=anna, series_id=series.pk, game_number=1, result=_win(series, a, b))
+    assert "report waiting" in Client().get(url).content.decode()

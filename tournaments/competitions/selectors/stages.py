@@ -7,7 +7,7 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import NotFound
@@ -25,6 +25,7 @@ from tournaments.models import (
     BracketSlot,
     GameResult,
     Player,
+    ResultReport,
     Round,
     Series,
     SeriesSeat,
@@ -68,6 +69,13 @@ def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
         Series.objects.filter(stage=stage)
         .select_related("station")
         .prefetch_related("seats__player", "slots", "forfeits")
+        .annotate(
+            # Players' reports still waiting (docs/results.md): the round page marks the series.
+            reports_waiting=Count(
+                "reports",
+                filter=Q(reports__status__in=[ResultReport.Status.PENDING, ResultReport.Status.DISPUTED]),
+            )
+        )
         .order_by("round__number", "table")
     )
     for series in series_all:

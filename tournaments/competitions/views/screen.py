@@ -7,8 +7,10 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
+from snapleague.fragments import fragment_response
 from tournaments.competitions import screen
 from tournaments.pages import LIVE_POLL_SECONDS
 
@@ -36,5 +38,17 @@ def tournament_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @require_GET
 def tournament_screen_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    page = screen.tournament_screen_get(user=request.user, tournament_id=tournament_id)
-    return screen_response(request, page, fragment=True)
+    """The screen's panels, rendered once per version of the tournament's stages for everyone but
+    its officials (whose screen also counts the disputes waiting, which the clock makes overdue:
+    theirs is rendered each time; snapleague/fragments.py)."""
+    topic, version = screen.tournament_screen_version(user=request.user, tournament_id=tournament_id)
+    if version is None:
+        page = screen.tournament_screen_get(user=request.user, tournament_id=tournament_id)
+        return screen_response(request, page, fragment=True)
+
+    def rendered() -> str:
+        page = screen.tournament_screen_get(user=request.user, tournament_id=tournament_id)
+        context = {"page": page, "poll": LIVE_POLL_SECONDS}
+        return render_to_string("tournaments/_screen_body.html", context, request=request)
+
+    return fragment_response(request, topic=topic, version=version, render=rendered)

@@ -10,11 +10,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
+from snapleague.fragments import fragment_response
 from tournaments.competitions import table_sheets
 from tournaments.competitions.forms.stages import StageCreateForm, WithdrawForm
 from tournaments.competitions.selectors import stages as stage_selectors
@@ -48,14 +50,17 @@ def stage_detail(request: HttpRequest, stage_id: int) -> HttpResponse:
 
 @require_GET
 def stage_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
+    """The rounds and bracket, rendered once per stage version (snapleague/fragments.py)."""
     from tournaments.competitions.bracket_page import stage_drawing
 
-    page = stage_selectors.stage_page_get(user=request.user, stage_id=stage_id)
-    return render(
-        request,
-        "tournaments/_stage_body.html",
-        {"page": page, "drawing": stage_drawing(page), "poll": LIVE_POLL_SECONDS},
-    )
+    stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)  # who may see it
+
+    def rendered() -> str:
+        page = stage_selectors.stage_page_get(user=request.user, stage_id=stage_id)
+        context = {"page": page, "drawing": stage_drawing(page), "poll": LIVE_POLL_SECONDS}
+        return render_to_string("tournaments/_stage_body.html", context, request=request)
+
+    return fragment_response(request, topic=_topic("stage", stage), version=_version(stage), render=rendered)
 
 
 @require_GET
@@ -90,8 +95,27 @@ def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
 
 @require_GET
 def stage_standings_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
-    page = standings_selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
-    return render(request, "tournaments/_standings_table.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+    """The standings table, rendered once per stage version (snapleague/fragments.py): what every
+    watcher fetches when told "changed"."""
+    stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)  # who may see it
+
+    def rendered() -> str:
+        page = standings_selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+        context = {"page": page, "poll": LIVE_POLL_SECONDS}
+        return render_to_string("tournaments/_standings_table.html", context, request=request)
+
+    return fragment_response(
+        request, topic=_topic("standings", stage), version=_version(stage), render=rendered
+    )
+
+
+def _topic(kind: str, stage: Any) -> str:
+    # The stage's public seed commitment: a stage made anew with a reused id is another topic.
+    return f"{kind}:{stage.pk}:{stage.seed_commitment}"
+
+
+def _version(stage: Any) -> str:
+    return f"{stage.results_version}.{stage.standings_version}"
 
 
 @require_GET

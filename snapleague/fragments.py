@@ -1,0 +1,70 @@
+"""Live fragments rendered once per version (issue 27 items 1 and 2, docs/web.md "Rendered once
+per version").
+
+A page fragment that depends only on a topic's version (a stage's standings table, a stage's rounds
+and bracket, a tournament's big screen) is rendered once per (topic, version, language, role) and
+served from the cache afterwards: a hundred watchers told "changed" cost one rendering, not a
+hundred. The version is read first, in the query that also checks the reader may see the topic,
+and is part of the key, so a new result makes a new key: no timed expiry decides what is fresh (the
+timeout only frees memory), and a stale table is never served. The content stored under a version
+is never older than it (it is rendered after the version was read).
+
+HTTP: the fragment carries an ``ETag`` made of the same four parts; a conditional GET whose
+``If-None-Match`` names it is answered 304 without rendering. Anonymous readers get
+``Cache-Control: public, max-age=0, s-maxage=1, must-revalidate`` (a reverse proxy may micro-cache
+it for a second and must revalidate after); signed-in readers ``private, no-cache``. ``Vary`` names
+the language and the cookie.
+
+The cache is Django's default: per process in the embedded default, shared by every process and
+host with ``CACHE_URL`` (Redis).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
+
+
+def fragment_tag(*, topic: str, version: str, role: str) -> str:
+    """The ETag (and cache key) of a fragment: its topic, version, language and role."""
+    raw = f"{topic}|{version}|{get_language() or settings.LANGUAGE_CODE}|{role}"
+    return hashlib.sha256(raw.encode()).hexdigest()[:40]
+
+
+def _matches(request: HttpRequest, etag: str) -> bool:
+    given = request.headers.get("If-None-Match", "")
+    return any(part.strip().removeprefix("W/") == etag for part in given.split(",")) or given.strip() == "*"
+
+
+def fragment_response(
+    request: HttpRequest, *, topic: str, version: str, render: Callable[[], str], role: str = "public"
+) -> HttpResponse:
+    """The fragment of ``topic`` at ``version`` for readers of ``role``: 304 when the reader has it,
+    else from the cache, rendered by ``render`` (called at most once per key and process) when
+    absent."""
+    tag = fragment_tag(topic=topic, version=version, role=role)
+    etag = f'"{tag}"'
+    if _matches(request, etag):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        key = f"fragment:{tag}"
+        keep = settings.FRAGMENT_CACHE_SECONDS  # 0: render every time (for comparison)
+        html = cache.get(key) if keep else None
+        if html is None:
+            html = render()
+            if keep:
+                cache.set(key, html, keep)
+        response = HttpResponse(html)
+    response["ETag"] = etag
+    signed_in = getattr(getattr(request, "user", None), "is_authenticated", False)
+    response["Cache-Control"] = (
+        "private, no-cache" if signed_in else "public, max-age=0, s-maxage=1, must-revalidate"
+    )
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
