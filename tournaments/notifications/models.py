@@ -25,7 +25,7 @@ class Event(models.TextChoices):
 
 class Channel(models.TextChoices):
     EMAIL = "email", _("E-mail")
-    PUSH = "push", _("Push to this device")
+    PUSH = "push", _("Push")
 
 
 class Notification(models.Model):

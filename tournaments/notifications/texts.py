@@ -44,7 +44,7 @@ def _render(event: str, p: Mapping[str, Any]) -> Text:
     if event == Event.CHECK_IN_OPEN:
         return Text(
             _("Check-in is open: %(session)s") % {"session": p.get("session")},
-            _("%(tournament)s, %(when)s. Check in when you arrive.")
+            _("%(tournament)s, %(when)s: check in when you arrive.")
             % {"tournament": p.get("tournament"), "when": _when(p.get("starts_at"))},
         )
     if event == Event.YOUR_MOVE:
