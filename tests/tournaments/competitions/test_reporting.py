@@ -434,3 +434,38 @@ def test_the_round_page_marks_a_series_with_a_report_waiting(duel: tuple[Series,
     assert "report-waiting" not in Client().get(url).content.decode()
     reporting.report_submit(user=anna, series_id=series.pk, game_number=1, result=_win(series, a, b))
     assert "report waiting" in Client().get(url).content.decode()
+
+
+def test_at_a_snap_table_of_three_any_other_seat_confirms_and_a_contradiction_is_a_dispute(
+    make_series: Callable[..., Series], players: list[Player], make_user: Callable[..., Account]
+) -> None:
+    """Snap tables of 3–6 (issue 26): one report, confirmed by any other seated player; a second,
+    contradicting report is a dispute."""
+    from tests.conftest import snap_win
+
+    anna, bence, csilla = players[:3]
+    for player, name in ((bence, "bence"), (csilla, "csilla")):
+        player.user = make_user(name)
+        player.save()
+    series = make_series([anna, bence, csilla], game="snap")
+    tournament = series.stage.tournament
+    tournament.result_mode = ResultMode.CONFIRM
+    tournament.save()
+    organiser = tournament.club.organisers.get()
+
+    def value(game: int, winner: Player, *out: Player) -> Any:
+        target = result_target_get(user=organiser, series_id=series.pk, game_number=game)
+        return target.parse(snap_win(winner, *out))
+
+    first = reporting.report_submit(
+        user=anna.user, series_id=series.pk, game_number=1, result=value(1, anna, bence, csilla)
+    )
+    reporting.report_confirm(user=csilla.user, report_id=first.report.pk)  # not the one she played last
+    assert GameResult.objects.get().confirmed_by == csilla.user
+    reporting.report_submit(
+        user=bence.user, series_id=series.pk, game_number=2, result=value(2, bence, anna, csilla)
+    )
+    other = reporting.report_submit(
+        user=csilla.user, series_id=series.pk, game_number=2, result=value(2, csilla, anna, bence)
+    )
+    assert other.outcome == "disputed" and GameResult.objects.count() == 1
