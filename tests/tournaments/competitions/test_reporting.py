@@ -61,6 +61,13 @@ def _ids(series: Series) -> tuple[int, int]:
     return a, b
 
 
+def _disputed(series: Series, anna: Account, bence: Account) -> Any:
+    """Anna reports that she won game 1, Bence that he did: a dispute. Returns Bence's report."""
+    a, b = _ids(series)
+    reporting.report_submit(user=anna, series_id=series.pk, game_number=1, result=_win(series, a, b))
+    return reporting.report_submit(user=bence, series_id=series.pk, game_number=1, result=_win(series, b, a))
+
+
 def _refused(call: Callable[[], Any], code: str) -> ApplicationError:
     with pytest.raises(ApplicationError) as caught:
         call()
@@ -153,11 +160,8 @@ def test_a_referee_decides_a_dispute_with_a_version_and_everyone_involved_is_tol
     duel: tuple[Series, Account, Account], referee: Account
 ) -> None:
     series, anna, bence = duel
-    a, b = _ids(series)
-    reporting.report_submit(user=anna, series_id=series.pk, game_number=1, result=_win(series, a, b))
-    theirs = reporting.report_submit(
-        user=bence, series_id=series.pk, game_number=1, result=_win(series, b, a)
-    )
+    _a, b = _ids(series)
+    theirs = _disputed(series, anna, bence)
     dispute = theirs.report.dispute
     assert dispute is not None
     _refused(
@@ -187,10 +191,7 @@ def test_a_dispute_decided_with_a_third_version(
 ) -> None:
     series, anna, bence = duel
     a, b = _ids(series)
-    reporting.report_submit(user=anna, series_id=series.pk, game_number=1, result=_win(series, a, b))
-    theirs = reporting.report_submit(
-        user=bence, series_id=series.pk, game_number=1, result=_win(series, b, a)
-    )
+    theirs = _disputed(series, anna, bence)
     third = _win(series, a, b, points=6)
     reporting.dispute_decide(user=referee, dispute_id=theirs.report.dispute_id, result=third)
     assert GameResult.objects.get().value == third
