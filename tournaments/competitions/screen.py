@@ -260,7 +260,7 @@ def tournament_screen_get(*, user: AnyUser, tournament_id: int) -> ScreenPage:
     tournament = tournament_get(user=user, tournament_id=tournament_id)
     page = screen_build(user=user, tournament=tournament, source=tournament_current_round)
     if user_can_record(user, tournament):
-        from tournaments.competitions.results.reporting import disputes_overdue_count, open_disputes_count
+        from tournaments.competitions.results.disputes import disputes_overdue_count, open_disputes_count
 
         page = replace(
             page,

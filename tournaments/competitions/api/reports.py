@@ -21,6 +21,7 @@ from tournaments.competitions.api.results import (
     _game_number,
     _result_input,
 )
+from tournaments.competitions.results import disputes as dispute_reads
 from tournaments.competitions.results import reporting
 from tournaments.competitions.results.payload import result_payload
 from tournaments.competitions.results.selectors import result_target_get
@@ -153,7 +154,7 @@ class DisputeListApi(APIView):
 
     @extend_schema(responses={200: DisputeOutputSerializer(many=True)})
     def get(self, request: Request, tournament_id: int) -> Response:
-        _tournament, open_rows, _decided = reporting.disputes_get(
+        _tournament, open_rows, _decided = dispute_reads.disputes_get(
             user=request.user, tournament_id=tournament_id
         )
         return Response(DisputeOutputSerializer([row.dispute for row in open_rows], many=True).data)

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from snapleague.errors import ApplicationError
 from tournaments.access import require_organiser
 from tournaments.competitions.forms.results import ResultForm
+from tournaments.competitions.results import disputes as dispute_reads
 from tournaments.competitions.results import reporting
 from tournaments.competitions.results.selectors import result_target_get
 from tournaments.competitions.selectors import series as series_selectors
@@ -151,7 +152,9 @@ def correction_ask(request: HttpRequest, series_id: int, game_number: int) -> Ht
 @login_required
 @require_GET
 def disputes(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament, open_rows, decided = reporting.disputes_get(user=request.user, tournament_id=tournament_id)
+    tournament, open_rows, decided = dispute_reads.disputes_get(
+        user=request.user, tournament_id=tournament_id
+    )
     return render(
         request,
         "tournaments/disputes.html",

@@ -21,7 +21,7 @@ from tournaments.competitions.forms.tournaments import (
     ResultModeForm,
     TournamentCreateForm,
 )
-from tournaments.competitions.results import reporting
+from tournaments.competitions.results import disputes as dispute_reads
 from tournaments.competitions.selectors import tournaments as tournament_selectors
 from tournaments.nights import selectors as session_selectors
 from tournaments.nights.forms import SessionCreateForm
@@ -50,8 +50,8 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     disputes = {}
     if page.roles.organiser or page.roles.referee:
         disputes = {
-            "disputes_open": reporting.open_disputes_count(tournament=page.tournament),
-            "disputes_overdue": reporting.disputes_overdue_count(tournament=page.tournament),
+            "disputes_open": dispute_reads.open_disputes_count(tournament=page.tournament),
+            "disputes_overdue": dispute_reads.disputes_overdue_count(tournament=page.tournament),
         }
     sessions = session_selectors.tournament_sessions_list(tournament=page.tournament)
     return render(
