@@ -33,39 +33,32 @@ def enqueue(task: Any, *args: Any) -> bool:
 def _schedule_periodic_tasks(sender: Celery, **_kwargs: object) -> None:
     from django.conf import settings
 
-    # Repairs any stage whose standings lag its results (a lost message, a crashed worker).
-    sender.add_periodic_task(
-        settings.STANDINGS_RECONCILE_SECONDS,
-        sender.signature("tournaments.tasks.standings_reconcile_task"),
-        name="standings reconcile",
-    )
-    # Sends the webhook deliveries whose Celery message was lost (docs/webhooks.md).
-    sender.add_periodic_task(
-        settings.WEBHOOK_RECONCILE_SECONDS,
-        sender.signature("tournaments.tasks.webhook_deliveries_reconcile_task"),
-        name="webhook deliveries reconcile",
-    )
-    # Sends the mails whose task was lost before their first attempt (docs/accounts.md).
-    sender.add_periodic_task(
-        settings.MAIL_RECONCILE_SECONDS,
-        sender.signature("tournaments.accounts.tasks.mails_reconcile_task"),
-        name="mails reconcile",
-    )
-    # Confirms due players' reports and finds series past their report deadline (docs/results.md).
-    sender.add_periodic_task(
-        settings.REPORTS_SWEEP_SECONDS,
-        sender.signature("tournaments.tasks.reports_sweep_task"),
-        name="reports sweep",
-    )
-    # Dispatches the notifications whose task was lost (docs/notifications.md).
-    sender.add_periodic_task(
-        settings.MAIL_RECONCILE_SECONDS,
-        sender.signature("tournaments.notifications.tasks.notifications_reconcile_task"),
-        name="notifications reconcile",
-    )
-    # Forfeits the ladder challenges not played by their day (docs/ladder.md).
-    sender.add_periodic_task(
-        settings.LADDER_EXPIRE_SECONDS,
-        sender.signature("tournaments.tasks.ladder_challenges_expire_task"),
-        name="ladder challenges expire",
-    )
+    # (the setting of its interval, the task, its name): each repairs or sweeps, and is safe twice.
+    schedule = [
+        # Stages whose standings lag their results (a lost message, a crashed worker).
+        ("STANDINGS_RECONCILE_SECONDS", "tournaments.tasks.standings_reconcile_task", "standings reconcile"),
+        # Webhook deliveries whose Celery message was lost (docs/webhooks.md).
+        (
+            "WEBHOOK_RECONCILE_SECONDS",
+            "tournaments.tasks.webhook_deliveries_reconcile_task",
+            "webhook deliveries reconcile",
+        ),
+        # Mails whose task was lost before their first attempt (docs/accounts.md).
+        ("MAIL_RECONCILE_SECONDS", "tournaments.accounts.tasks.mails_reconcile_task", "mails reconcile"),
+        # Due players' reports, series past their report deadline (docs/results.md).
+        ("REPORTS_SWEEP_SECONDS", "tournaments.tasks.reports_sweep_task", "reports sweep"),
+        # Notifications whose dispatch task was lost (docs/notifications.md).
+        (
+            "MAIL_RECONCILE_SECONDS",
+            "tournaments.notifications.tasks.notifications_reconcile_task",
+            "notifications reconcile",
+        ),
+        # Ladder challenges not played by their day (docs/ladder.md).
+        (
+            "LADDER_EXPIRE_SECONDS",
+            "tournaments.tasks.ladder_challenges_expire_task",
+            "ladder challenges expire",
+        ),
+    ]
+    for interval, task, name in schedule:
+        sender.add_periodic_task(getattr(settings, interval), sender.signature(task), name=name)
