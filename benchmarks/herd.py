@@ -1,20 +1,28 @@
-"""The herd: N watchers of one standings table fetch it at once after a result (issue 27).
+"""The herd: N watchers of one standings table and N of the same stage's rounds and bracket, one
+result (issue 27 items 1 and 2).
 
 Against a running snapleague (``bin/run``, demo data; one web process unless told otherwise):
 
-    PORT=8021 SNAPLEAGUE_VAR_DIR=var/herd bin/run &
-    .venv/bin/python benchmarks/herd.py --server http://127.0.0.1:8021 --watchers 20 100 300 \
-        [--pid <the web process's pid>] [--runs 3]
+    rm -rf /tmp/herdvar; SNAPLEAGUE_VAR_DIR=/tmp/herdvar PORT=8021 bin/run &
+    .venv/bin/python benchmarks/herd.py --server http://127.0.0.1:8021 --watchers 100 300 1000 \
+        --mode frame fetch [--pid <the web process's pid>] [--runs 3]
 
-For each N and run: the referee records the next game of an open series of the demo's Snapszer
-league through the API (HTTP Basic, ``referee``), then, as soon as the 201 is back, N watchers fetch
-``/stages/<id>/standings/table/`` at once, as ``static/js/live.js`` does once told "changed" (the
-socket's "changed" frame itself is not part of this figure). Reported per N: the time from the 201
-to each watcher's new table (p50, p95, last), and the web process's CPU per result (with ``--pid``).
-Every watcher's table must hold the new version (checked: the ``data-version`` attribute).
+Each watcher is a page's socket, as ``static/js/live.js`` opens it: it follows the stage on
+``/ws/live/`` and, told "changed", gets its new fragment. Two ways are compared (``--mode``):
 
-``FRAGMENT_CACHE_SECONDS=0`` on the server renders every request (the behaviour before issue 27's cache),
-for the comparison in docs/benchmarks.md.
+- ``fetch``: the socket says "changed" and the watcher fetches its fragment
+  (``/stages/<id>/standings/table/`` or ``/stages/<id>/body/``), rendered once per version and
+  served from the cache (``snapleague/fragments.py``; ``FRAGMENT_CACHE_SECONDS=0`` on the server
+  renders every request, the behaviour before issue 27);
+- ``frame``: the watcher asks for its fragment when it subscribes, and the "changed" frame brings
+  it (tournaments/live/fragments.py); a frame without it would be followed by a fetch (counted).
+
+For each N and run the referee records the next game of an open series of the demo's Snapszer
+league through the API (HTTP Basic, ``referee``). Reported per N: from the result's 201 to each
+watcher's new fragment (p50, p95, last), from each watcher's "changed" frame to its new fragment
+(p95), the fetches made, and the web process's CPU per result (with ``--pid``). Every watcher's
+fragment must hold the new version (the ``data-version`` attribute; counted as stale otherwise).
+The watchers run in this process (aiohttp) on the same machine as the server.
 """
 
 from __future__ import annotations
@@ -28,11 +36,14 @@ import re
 import statistics
 import time
 import urllib.request
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 
 AUTH = "Basic " + base64.b64encode(b"referee:referee-demo").decode()
+FRAGMENTS = {"standings": "/stages/{}/standings/table/", "stage": "/stages/{}/body/"}
+VERSION = re.compile(r'data-version="([^"]+)"')
 
 
 def _api(server: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
@@ -57,74 +68,136 @@ def _cpu(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _open_series(server: str) -> tuple[int, int, int, list[int]]:
-    """(stage, series, game 1, its players) of a Snapszer series with no game yet."""
+def _open_series(server: str) -> tuple[int, int, list[int]]:
+    """(stage, series, its players) of a Snapszer series with no game yet."""
     _status, found = _api(server, "/api/series/?game=snapszer&status=pending&page_size=200")
     for series in found["results"]:
         seats = [s for s in series["seats"] if s]
         if len(seats) == 2 and not series["walkover"]:
-            return series["stage"], series["id"], 1, [s["player"] for s in seats]
+            return series["stage"], series["id"], [s["player"] for s in seats]
     raise SystemExit("no Snapszer series left without a game: reload the demo (bin/run --reset)")
 
 
-async def _watch(session: aiohttp.ClientSession, url: str, started: float) -> tuple[float, str]:
-    async with session.get(url) as answer:
-        text = await answer.text()
-    found = re.search(r'data-version="([^"]+)"', text)
-    return time.monotonic() - started, found.group(1) if found else ""
+def _results(version: str) -> int:
+    return int(version.split(".", maxsplit=1)[0])
 
 
-async def _herd(server: str, stage: int, watchers: int, started: float) -> list[tuple[float, str]]:
-    url = f"{server}/stages/{stage}/standings/table/"
+@dataclass
+class Watcher:
+    fragment: str
+    socket: Any = None
+    changed_at: float | None = None
+    table_at: float | None = None
+    version: str = ""
+    fetched: bool = False
+
+
+async def _connect(
+    session: aiohttp.ClientSession, server: str, stage: int, watcher: Watcher, mode: str
+) -> None:
+    ws_url = server.replace("http", "ws", 1) + "/ws/live/"
+    watcher.socket = await session.ws_connect(ws_url, headers={"Origin": server}, max_msg_size=0)
+    frame: dict[str, Any] = {"type": "subscribe", "topic": f"stage:{stage}"}
+    if mode == "frame":
+        frame["fragments"] = [watcher.fragment]
+    await watcher.socket.send_str(json.dumps(frame))
+    answer = json.loads(await watcher.socket.receive_str())
+    assert answer["type"] == "subscribed", answer
+
+
+async def _follow(
+    session: aiohttp.ClientSession, server: str, stage: int, watcher: Watcher, after: int
+) -> None:
+    """Wait for the "changed" frame past results version ``after``; then the new fragment."""
+    while True:
+        frame = json.loads(await watcher.socket.receive_str())
+        if frame.get("type") == "changed" and _results(frame["version"]) > after:
+            break
+    watcher.changed_at = time.monotonic()
+    html = (frame.get("html") or {}).get(watcher.fragment)
+    if html is None:
+        watcher.fetched = True
+        async with session.get(server + FRAGMENTS[watcher.fragment].format(stage)) as answer:
+            html = await answer.text()
+    watcher.table_at = time.monotonic()
+    found = VERSION.search(html)
+    watcher.version = found.group(1) if found else ""
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[int(q * (len(ordered) - 1))]
+
+
+async def run_once(server: str, watchers: int, mode: str, pid: int | None) -> dict[str, Any]:
+    stage, series, players = _open_series(server)
+    after = _results(_api(server, f"/stages/{stage}/version/")[1]["version"])
+    herd = [Watcher("standings") for _ in range(watchers)] + [Watcher("stage") for _ in range(watchers)]
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
-        return list(await asyncio.gather(*(_watch(session, url, started) for _ in range(watchers))))
-
-
-def run_once(server: str, watchers: int, pid: int | None) -> dict[str, Any]:
-    for _attempt in range(20):
-        stage, series, game, players = _open_series(server)
-        result = {"score": {str(players[0]): 7, str(players[1]): 3}}
+        for start in range(0, len(herd), 100):  # connect in batches: a thousand at once is a storm
+            await asyncio.gather(
+                *(_connect(session, server, stage, w, mode) for w in herd[start : start + 100])
+            )
+        await asyncio.sleep(0.5)  # the watcher's next tick has everyone
+        followed = [asyncio.create_task(_follow(session, server, stage, w, after)) for w in herd]
         cpu = _cpu(pid)
-        status, body = _api(server, f"/api/series/{series}/results/", {"game": game, "result": result})
-        if status == 201:
-            break
-        # Someone else's game (a stale read of the series): try the next open one.
-    else:
-        raise SystemExit(f"could not record a result: {status} {body}")
-    started = time.monotonic()
-    stage_version = _api(server, f"/stages/{stage}/version/")[1]["version"]
-    times = asyncio.run(_herd(server, stage, watchers, started))
-    spent = _cpu(pid) - cpu
-    results_version = stage_version.split(".")[0]
-    stale = sum(1 for _t, version in times if version.split(".")[0] < results_version)
-    seconds = sorted(t for t, _v in times)
-    return {
-        "p50": statistics.median(seconds),
-        "p95": seconds[int(0.95 * (len(seconds) - 1))],
-        "last": seconds[-1],
-        "cpu": spent,
-        "stale": stale,
-    }
+        result = {"score": {str(players[0]): 7, str(players[1]): 3}}
+        loop = asyncio.get_running_loop()
+        status, body = await loop.run_in_executor(
+            None, lambda: _api(server, f"/api/series/{series}/results/", {"game": 1, "result": result})
+        )
+        if status != 201:
+            raise SystemExit(f"could not record a result: {status} {body}")
+        started = time.monotonic()
+        await asyncio.wait_for(asyncio.gather(*followed), timeout=120)
+        spent = _cpu(pid) - cpu
+        for w in herd:
+            await w.socket.close()
+    out: dict[str, Any] = {"cpu": spent}
+    for fragment in FRAGMENTS:
+        group = [w for w in herd if w.fragment == fragment]
+        to_table = [max(0.0, w.table_at - started) for w in group if w.table_at is not None]
+        after_changed = [w.table_at - w.changed_at for w in group if w.table_at and w.changed_at]
+        out[fragment] = {
+            "p50": statistics.median(to_table),
+            "p95": _pct(to_table, 0.95),
+            "last": max(to_table),
+            "changed_p95": _pct(after_changed, 0.95),
+            "fetches": sum(w.fetched for w in group),
+            "stale": sum(1 for w in group if not w.version or _results(w.version) <= after),
+        }
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--server", default="http://127.0.0.1:8000")
-    parser.add_argument("--watchers", type=int, nargs="+", default=[20, 100, 300])
+    parser.add_argument("--watchers", type=int, nargs="+", default=[100, 300])
+    parser.add_argument("--mode", nargs="+", choices=["frame", "fetch"], default=["frame", "fetch"])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pid", type=int, default=None)
     args = parser.parse_args()
-    print("| watchers | p50 (s) | p95 (s) | last (s) | web CPU per result (s) | stale tables |")
-    print("|---|---|---|---|---|---|")
-    for watchers in args.watchers:
-        runs = [run_once(args.server, watchers, args.pid) for _ in range(args.runs)]
-        med = {k: statistics.median(r[k] for r in runs) for k in ("p50", "p95", "last", "cpu")}
-        stale = sum(r["stale"] for r in runs)
-        print(
-            f"| {watchers} | {med['p50']:.3f} | {med['p95']:.3f} | {med['last']:.3f} | "
-            f"{med['cpu']:.2f} | {stale} |"
-        )
+    print(
+        "| mode | watchers (each page) | page | after the 201: p50 / p95 / last (s) "
+        '| after "changed": p95 (s) | fetches | stale | web CPU per result (s) |'
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for mode in args.mode:
+        for watchers in args.watchers:
+            runs = [asyncio.run(run_once(args.server, watchers, mode, args.pid)) for _ in range(args.runs)]
+            cpu = statistics.median(r["cpu"] for r in runs)
+            for fragment in FRAGMENTS:
+                med = {
+                    k: statistics.median(r[fragment][k] for r in runs)
+                    for k in ("p50", "p95", "last", "changed_p95")
+                }
+                fetches = sum(r[fragment]["fetches"] for r in runs)
+                stale = sum(r[fragment]["stale"] for r in runs)
+                print(
+                    f"| {mode} | {watchers} | {fragment} | {med['p50']:.3f} / {med['p95']:.3f} / {med['last']:.3f} "
+                    f"| {med['changed_p95']:.3f} | {fetches} | {stale} | {cpu:.2f} |"
+                )
     print(f"(median of {args.runs} runs each; load average {os.getloadavg()[0]:.2f})")
 
 

@@ -37,6 +37,24 @@ def fragment_tag(*, topic: str, version: str, role: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:40]
 
 
+def fragment_html(*, topic: str, version: str, render: Callable[[], str], role: str = "public") -> str:
+    """The fragment of ``topic`` at ``version`` in the active language, from the cache or rendered
+    by ``render`` and kept: what the live socket sends its watchers in the "changed" frame, under
+    the same key as the page's fetch (so either one renders it for both)."""
+    return _cached(fragment_tag(topic=topic, version=version, role=role), render)
+
+
+def _cached(tag: str, render: Callable[[], str]) -> str:
+    key = f"fragment:{tag}"
+    keep = settings.FRAGMENT_CACHE_SECONDS  # 0: render every time (for comparison)
+    html = cache.get(key) if keep else None
+    if html is None:
+        html = render()
+        if keep:
+            cache.set(key, html, keep)
+    return html
+
+
 def _matches(request: HttpRequest, etag: str) -> bool:
     given = request.headers.get("If-None-Match", "")
     return any(part.strip().removeprefix("W/") == etag for part in given.split(",")) or given.strip() == "*"
@@ -53,14 +71,7 @@ def fragment_response(
     if _matches(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        key = f"fragment:{tag}"
-        keep = settings.FRAGMENT_CACHE_SECONDS  # 0: render every time (for comparison)
-        html = cache.get(key) if keep else None
-        if html is None:
-            html = render()
-            if keep:
-                cache.set(key, html, keep)
-        response = HttpResponse(html)
+        response = HttpResponse(_cached(tag, render))
     response["ETag"] = etag
     signed_in = getattr(getattr(request, "user", None), "is_authenticated", False)
     response["Cache-Control"] = (

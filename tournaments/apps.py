@@ -13,3 +13,9 @@ class TournamentsConfig(AppConfig):
 
         # games asks tournaments through its port (games/ports.py), never by importing tournaments.
         register_tournament_port(CompetitionsPort())
+
+        # The live socket carries these stage fragments in its "changed" frames (tournaments/live).
+        from tournaments.competitions.views.stages import LIVE_FRAGMENTS, live_fragment_html
+        from tournaments.live.fragments import register_stage_fragments
+
+        register_stage_fragments(frozenset(LIVE_FRAGMENTS), live_fragment_html)

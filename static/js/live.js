@@ -6,6 +6,9 @@
 // rests: its requests are cancelled in htmx:beforeRequest (an hx-trigger filter would need eval,
 // which the Content-Security-Policy forbids); without a socket (none in this browser, refused,
 // dropped) the pollers run as before, and the script reconnects with a growing, jittered delay.
+// A section that names its fragment (data-live-fragment="standings") asks the socket for it: the
+// "changed" frame then brings the new fragment itself (rendered once for every watcher), and it is
+// swapped in as its reload would, without a request.
 (function () {
   "use strict";
   const PING_MS = 25000; // the server must answer within PONG_MS, or the socket is taken as dead
@@ -48,6 +51,15 @@
     catchUp(topic);
   }
 
+  // The fragments a "changed" frame brought: each section of the topic that shows less than that
+  // version takes its own, as its reload would have swapped it (htmx processes the new one).
+  function swapIn(topic, version, html) {
+    sections()
+      .filter((s) => s.dataset.liveTopic === topic && html[s.dataset.liveFragment] !== undefined)
+      .filter((s) => newer(version, s.dataset.version) && !s.classList.contains("htmx-request"))
+      .forEach((s) => htmx.swap(s, html[s.dataset.liveFragment], { swapStyle: "outerHTML" }));
+  }
+
   function send(frame) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
   }
@@ -61,6 +73,7 @@
         heard(frame.topic, frame.version);
         break;
       case "changed":
+        if (frame.html) swapIn(frame.topic, frame.version, frame.html);
         heard(frame.topic, frame.version);
         break;
       case "unsubscribed":
@@ -94,7 +107,12 @@
       return;
     }
     socket.onopen = function () {
-      sections().forEach((s) => send({ type: "subscribe", topic: s.dataset.liveTopic }));
+      const wanted = {}; // topic -> the fragments its sections show
+      sections().forEach(function (s) {
+        wanted[s.dataset.liveTopic] = wanted[s.dataset.liveTopic] || [];
+        if (s.dataset.liveFragment) wanted[s.dataset.liveTopic].push(s.dataset.liveFragment);
+      });
+      Object.keys(wanted).forEach((topic) => send({ type: "subscribe", topic: topic, fragments: wanted[topic] }));
       pingTimer = setInterval(function () {
         send({ type: "ping" });
         clearTimeout(pongTimer);

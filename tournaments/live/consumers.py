@@ -3,17 +3,24 @@
 Client -> server, JSON text frames of at most ``MAX_MESSAGE_CHARS`` characters:
 
     {"type": "subscribe", "topic": "stage:12"}    -> {"type": "subscribed", "topic": "stage:12", "version": "3.3"}
+    {"type": "subscribe", "topic": "stage:12", "fragments": ["standings"]}   (the same answer)
     {"type": "unsubscribe", "topic": "stage:12"}  -> {"type": "unsubscribed", "topic": "stage:12"}
     {"type": "ping"}                              -> {"type": "pong"}
 
 Server -> client, whenever a followed topic's version moves (pushed by the process's watcher):
 
     {"type": "changed", "topic": "stage:12", "version": "4.3"}
+    {"type": "changed", "topic": "stage:12", "version": "4.3", "html": {"standings": "<section …>"}}
+
+A stage's follower may name the fragments its page shows (``fragments``: at most
+``MAX_FRAGMENTS`` of ``standings``, ``stage``); its "changed" frames then carry them, rendered once
+per version and language for all followers (tournaments/live/fragments.py), so the page swaps them
+in without fetching. A stage that is not public (a draft) is told without them: the page fetches.
 
 A refusal is ``{"type": "error", "code", "message"}`` (the message in the visitor's language, plus
 the ``topic`` when the frame named one); the connection stays open and nothing else changes:
 ``malformed`` (not JSON, not an object, an unknown type, a topic that is not ``stage:<id>`` or
-``series:<id>``, a binary frame), ``too_large``, ``too_many_topics`` (``MAX_TOPICS`` per
+``series:<id>``, fragments that are not a list of the topic's fragment names, a binary frame), ``too_large``, ``too_many_topics`` (``MAX_TOPICS`` per
 connection), ``flooding`` (more than the allowance; said once, then frames are dropped unread until
 it refills), ``stage_not_found``/``series_not_found`` (no such thing, or a draft the visitor may not
 see: the same answer a page gives), ``unavailable`` (the database failed; the page keeps polling).
@@ -38,6 +45,7 @@ from django.utils.translation import gettext_lazy as _
 from snapleague.errors import ApplicationError
 from snapleague.sockets import Allowance, scope_language
 from snapleague.users import AnyUser
+from tournaments.live.fragments import MAX_FRAGMENTS, fragment_key, fragment_names
 from tournaments.live.selectors import topic_state_get
 from tournaments.live.topics import Topic, parse_topic
 from tournaments.live.watcher import get_watcher
@@ -104,6 +112,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.topics: set[Topic] = set()
+        self.fragments: dict[Topic, frozenset[str]] = {}  # what each followed topic's frames carry
         self.allowance = Allowance(BURST, REFILL_PER_SECOND, BURST, time.monotonic())
         self.flooding = False
         self.language = settings.LANGUAGE_CODE
@@ -160,12 +169,20 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if kind not in ("subscribe", "unsubscribe") or topic is None:
             raise _Refused.of(LiveErrorCode.MALFORMED, named)
         if kind == "subscribe":
-            await self._subscribe(topic)
+            fragments = message.get("fragments", [])
+            if (
+                not isinstance(fragments, list)
+                or len(fragments) > MAX_FRAGMENTS
+                or not all(isinstance(name, str) for name in fragments)
+                or not set(fragments) <= fragment_names(topic)
+            ):
+                raise _Refused.of(LiveErrorCode.MALFORMED, named)
+            await self._subscribe(topic, frozenset(fragments))
         else:
             await self._leave(topic)
             await self._send({"type": "unsubscribed", "topic": str(topic)})
 
-    async def _subscribe(self, topic: Topic) -> None:
+    async def _subscribe(self, topic: Topic, fragments: frozenset[str] = frozenset()) -> None:
         if topic not in self.topics and len(self.topics) >= MAX_TOPICS:
             raise _Refused.of(LiveErrorCode.TOO_MANY_TOPICS, str(topic))
         # Join before reading: a change from here on reaches this socket, and one since the page
@@ -180,22 +197,39 @@ class LiveConsumer(AsyncWebsocketConsumer):
             logger.exception("Live updates: %s could not be read for a subscriber.", topic)
             await self._leave(topic)
             raise _Refused.of(LiveErrorCode.UNAVAILABLE, str(topic)) from None
-        if topic not in self.topics:
-            self.topics.add(topic)
-            self.watcher.watch(topic, version=state.version, stage_id=state.stage_id)
+        if topic in self.topics:  # subscribed again (a page that swapped its sections): what it shows now
+            self.topics.discard(topic)
+            self.watcher.unwatch(topic, wants=self._wants(topic))
+        self.topics.add(topic)
+        self.fragments[topic] = fragments
+        self.watcher.watch(topic, version=state.version, stage_id=state.stage_id, wants=self._wants(topic))
         await self._send({"type": "subscribed", "topic": str(topic), "version": state.version})
 
     async def _leave(self, topic: Topic) -> None:
         if topic in self.topics:
             self.topics.discard(topic)
-            self.watcher.unwatch(topic)
+            self.watcher.unwatch(topic, wants=self._wants(topic))
+            self.fragments.pop(topic, None)
         await self.channel_layer.group_discard(topic.group, self.channel_name)
 
     async def live_changed(self, event: dict[str, Any]) -> None:
         """From the watcher: a followed topic moved (dropped if this socket has just left it)."""
         topic = parse_topic(event.get("topic"))
-        if topic in self.topics:
-            await self._send({"type": "changed", "topic": str(topic), "version": event["version"]})
+        if topic is None or topic not in self.topics:
+            return
+        frame: dict[str, Any] = {"type": "changed", "topic": str(topic), "version": event["version"]}
+        rendered = event.get("html") or {}
+        html = {
+            name: rendered[fragment_key(name, self.language)]
+            for name in self.fragments.get(topic, ())
+            if fragment_key(name, self.language) in rendered
+        }
+        if html:
+            frame["html"] = html
+        await self._send(frame)
+
+    def _wants(self, topic: Topic) -> frozenset[tuple[str, str]]:
+        return frozenset((name, self.language) for name in self.fragments.get(topic, ()))
 
     def _user(self) -> AnyUser:
         user: AnyUser = self.scope.get("user") or AnonymousUser()

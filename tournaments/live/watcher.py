@@ -20,14 +20,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections import Counter
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 
+from tournaments.live.fragments import fragments_render
 from tournaments.live.selectors import StageVersion, series_versions, stage_versions
 from tournaments.live.topics import Topic, TopicKind
 
@@ -45,6 +47,8 @@ class _Watch:
     version: str  # the version its followers were last told (or the first one read for them)
     stage_id: int  # the stage, or the series' stage
     counted_at: int | None = None  # series: the stage's results_version when the series was last counted
+    # (fragment, language) -> how many followers asked for it: rendered into each "changed" frame
+    wanted: Counter[tuple[str, str]] = field(default_factory=Counter)
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,19 @@ def _read(stage_ids: set[int], series_counted_at: Mapping[int, tuple[int, int | 
     except Exception:
         connection.close()  # never reuse a connection that failed; the next tick opens another
         raise
+
+
+def _render(moved: list[tuple[Topic, frozenset[tuple[str, str]]]]) -> dict[Topic, dict[str, str]]:
+    """In the watcher's thread: the fragments the followers of each moved topic asked for. One that
+    fails is left out (its followers fetch it, as without the socket's help) and logged."""
+    rendered: dict[Topic, dict[str, str]] = {}
+    for topic, wanted in moved:
+        try:
+            rendered[topic] = fragments_render(topic, wanted)
+        except Exception:
+            logger.exception("Live updates: the fragments of %s could not be rendered.", topic)
+            connection.close()
+    return rendered
 
 
 def _close_connection() -> None:
@@ -96,22 +113,28 @@ class VersionWatcher:
     def running(self) -> bool:
         return self._task is not None
 
-    def watch(self, topic: Topic, *, version: str, stage_id: int) -> None:
+    def watch(
+        self, topic: Topic, *, version: str, stage_id: int, wants: frozenset[tuple[str, str]] = frozenset()
+    ) -> None:
         """One more follower of ``topic``; ``version`` is what that follower was just told (a change
-        after it was read is pushed on the next tick), ``stage_id`` the stage that moves with it."""
+        after it was read is pushed on the next tick), ``stage_id`` the stage that moves with it,
+        ``wants`` the (fragment, language) pairs its "changed" frames should carry."""
         watch = self._watches.get(topic)
         if watch is None:
-            self._watches[topic] = _Watch(followers=1, version=version, stage_id=stage_id)
+            watch = self._watches[topic] = _Watch(followers=1, version=version, stage_id=stage_id)
         else:
             watch.followers += 1
+        watch.wanted.update(wants)
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="live-version-watcher")
 
-    def unwatch(self, topic: Topic) -> None:
+    def unwatch(self, topic: Topic, *, wants: frozenset[tuple[str, str]] = frozenset()) -> None:
         watch = self._watches.get(topic)
         if watch is None:
             return
         watch.followers -= 1
+        watch.wanted.subtract(wants)
+        watch.wanted = +watch.wanted  # drop what nobody asks for any more
         if watch.followers <= 0:
             del self._watches[topic]
 
@@ -162,12 +185,18 @@ class VersionWatcher:
             if version is not None and version != watch.version:
                 watch.version = version
                 moved.append((topic, version))
+        wanted = [(topic, frozenset(self._watches[topic].wanted)) for topic, _v in moved]
+        wanted = [(topic, pairs) for topic, pairs in wanted if pairs]
+        fragments = (
+            await asyncio.get_running_loop().run_in_executor(_EXECUTOR, _render, wanted) if wanted else {}
+        )
         layer = get_channel_layer(self.layer_alias)
         assert layer is not None, f"CHANNEL_LAYERS has no {self.layer_alias!r} layer"
         for topic, version in moved:
-            await layer.group_send(
-                topic.group, {"type": "live.changed", "topic": str(topic), "version": version}
-            )
+            event = {"type": "live.changed", "topic": str(topic), "version": version}
+            if fragments.get(topic):
+                event["html"] = fragments[topic]
+            await layer.group_send(topic.group, event)
         return moved
 
 

@@ -67,9 +67,13 @@ new MutationObserver(() => {
 """
 
 
-def _watch(context: Any, url: str, version_requests: list[str]) -> Any:
+def _watch(context: Any, url: str, version_requests: list[str], fetches: list[str] | None = None) -> Any:
+    """A watching page; ``version_requests`` collects its pollers' requests and ``fetches`` (if
+    given) its fragments' reloads."""
     page = context.new_page()
     page.on("request", lambda request: "/version/" in request.url and version_requests.append(request.url))
+    if fetches is not None:
+        page.on("request", lambda request: "/standings/table/" in request.url and fetches.append(request.url))
     page.goto(url)
     page.wait_for_function(
         "() => window.snapLive && snapLive.subscribed().length === 1"
@@ -108,7 +112,10 @@ def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
     watcher_context = browser.new_context(**PHONE)
     watcher_context.set_default_timeout(15_000)
     version_requests: list[str] = []
-    standings = _watch(watcher_context, f"{server}/stages/{stage.pk}/standings/", version_requests)
+    table_fetches: list[str] = []
+    standings = _watch(
+        watcher_context, f"{server}/stages/{stage.pk}/standings/", version_requests, table_fetches
+    )
     # Publishing the round made version 1: everyone listed, nothing played yet.
     assert standings.locator("#standings tbody tr").count() == 8  # two tables of 4
     assert standings.evaluate("document.querySelector('#standings').dataset.version") == "1.1"
@@ -137,9 +144,10 @@ def test_a_referees_taps_reach_watching_phones_by_push_without_polling(
         referee_page.wait_for_url(re.compile(rf"^[^?]*/series/{table.pk}/$"))
         assert f"Game {game} recorded." in referee_page.content()
 
-    # Then each new table arrived by push, with no version request from either watching page,
-    # and without a reload;
+    # Then each new table arrived by push, in the socket's "changed" frame itself (the page never
+    # fetched its table), with no version request from either watching page, and without a reload;
     assert version_requests == []
+    assert table_fetches == []
     assert standings.evaluate("window.notReloaded") is True
     assert (
         f"Version {TAPS + 1}" in standings.locator("#standings .version").inner_text()

@@ -4,10 +4,12 @@ this draw"."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -15,8 +17,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from snapleague.errors import ApplicationError
-from snapleague.fragments import fragment_response
+from snapleague.errors import ApplicationError, NotFound
+from snapleague.fragments import fragment_html, fragment_response
 from tournaments.competitions import table_sheets
 from tournaments.competitions.forms.stages import StageCreateForm, WithdrawForm
 from tournaments.competitions.selectors import stages as stage_selectors
@@ -51,16 +53,7 @@ def stage_detail(request: HttpRequest, stage_id: int) -> HttpResponse:
 @require_GET
 def stage_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
     """The rounds and bracket, rendered once per stage version (snapleague/fragments.py)."""
-    from tournaments.competitions.bracket_page import stage_drawing
-
-    stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)  # who may see it
-
-    def rendered() -> str:
-        page = stage_selectors.stage_page_get(user=request.user, stage_id=stage_id)
-        context = {"page": page, "drawing": stage_drawing(page), "poll": LIVE_POLL_SECONDS}
-        return render_to_string("tournaments/_stage_body.html", context, request=request)
-
-    return fragment_response(request, topic=_topic("stage", stage), version=_version(stage), render=rendered)
+    return _live_fragment_response(request, "stage", stage_id)
 
 
 @require_GET
@@ -97,15 +90,56 @@ def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
 def stage_standings_fragment(request: HttpRequest, stage_id: int) -> HttpResponse:
     """The standings table, rendered once per stage version (snapleague/fragments.py): what every
     watcher fetches when told "changed"."""
+    return _live_fragment_response(request, "standings", stage_id)
+
+
+def _stage_body_html(request: HttpRequest, stage_id: int) -> str:
+    from tournaments.competitions.bracket_page import stage_drawing
+
+    page = stage_selectors.stage_page_get(user=request.user, stage_id=stage_id)
+    context = {"page": page, "drawing": stage_drawing(page), "poll": LIVE_POLL_SECONDS}
+    return render_to_string("tournaments/_stage_body.html", context, request=request)
+
+
+def _standings_table_html(request: HttpRequest, stage_id: int) -> str:
+    page = standings_selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
+    context = {"page": page, "poll": LIVE_POLL_SECONDS}
+    return render_to_string("tournaments/_standings_table.html", context, request=request)
+
+
+# The stage's fragments that follow its version, by the name a page's section gives in
+# ``data-live-fragment``: the same for every reader who may see the stage.
+LIVE_FRAGMENTS: dict[str, Callable[[HttpRequest, int], str]] = {
+    "stage": _stage_body_html,
+    "standings": _standings_table_html,
+}
+
+
+def _live_fragment_response(request: HttpRequest, name: str, stage_id: int) -> HttpResponse:
     stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)  # who may see it
-
-    def rendered() -> str:
-        page = standings_selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
-        context = {"page": page, "poll": LIVE_POLL_SECONDS}
-        return render_to_string("tournaments/_standings_table.html", context, request=request)
-
     return fragment_response(
-        request, topic=_topic("standings", stage), version=_version(stage), render=rendered
+        request,
+        topic=_topic(name, stage),
+        version=_version(stage),
+        render=lambda: LIVE_FRAGMENTS[name](request, stage_id),
+    )
+
+
+def live_fragment_html(name: str, stage_id: int) -> str | None:
+    """For the live socket (tournaments/live/fragments.py): the fragment ``name`` of the stage as
+    its fetch answers anyone, in the active language, from the same cache; None when the stage is
+    not public (a draft: its watchers fetch it, as before) or gone."""
+    request = HttpRequest()
+    request.method = "GET"
+    request.user = AnonymousUser()
+    try:
+        stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)
+    except NotFound:
+        return None
+    return fragment_html(
+        topic=_topic(name, stage),
+        version=_version(stage),
+        render=lambda: LIVE_FRAGMENTS[name](request, stage_id),
     )
 
 
