@@ -187,22 +187,43 @@ class Targets:
         return None
 
 
-def find_targets(client: Http) -> Targets:
+def _getter(client: Http) -> Callable[[str], Any]:
     def get(path: str) -> Any:
         status, body = client.json("GET", path)
         if status != 200:
             raise SystemExit(f"GET {path}: {status}")
         return body
 
+    return get
+
+
+def demo_pages(client: Http) -> tuple[list[str], dict[str, Any]]:
+    """The demo club's public pages (club, the cup's tournament page, its double elimination's
+    stage page with the brackets, the league's standings, one of its series) and its tournaments
+    by name."""
+    get = _getter(client)
     club = get("/api/clubs/?slug=demo")["results"][0]["id"]
     tournaments = {t["name"]: t for t in get(f"/api/tournaments/?club={club}")["results"]}
-    if LOAD_TOURNAMENT not in tournaments:
-        raise SystemExit(f"no {LOAD_TOURNAMENT}: run `benchmarks/load.py setup` first")
     cup = tournaments["Snapszer Winter Cup"]
     cup_stage = get(f"/api/stages/?tournament={cup['id']}")["results"][0]["id"]
     league = next(t for name, t in tournaments.items() if "Snapszer" in name and name != cup["name"])
     league_stage = get(f"/api/stages/?tournament={league['id']}")["results"][0]["id"]
     some_series = get(f"/api/series/?stage={league_stage}")["results"][0]["id"]
+    pages = [
+        "/clubs/demo/",
+        f"/tournaments/{cup['id']}/",
+        f"/stages/{cup_stage}/",  # the double elimination's brackets
+        f"/stages/{league_stage}/standings/",
+        f"/series/{some_series}/",
+    ]
+    return pages, tournaments
+
+
+def find_targets(client: Http) -> Targets:
+    get = _getter(client)
+    pages, tournaments = demo_pages(client)
+    if LOAD_TOURNAMENT not in tournaments:
+        raise SystemExit(f"no {LOAD_TOURNAMENT}: run `benchmarks/load.py setup` first")
     load_stage = get(f"/api/stages/?tournament={tournaments[LOAD_TOURNAMENT]['id']}")["results"][0]["id"]
     open_series = []
     path = f"/api/series/?stage={load_stage}&status=pending"
@@ -223,14 +244,7 @@ def find_targets(client: Http) -> Targets:
             played |= {g["series"] for g in page["results"]}
             path = page["next"] and urlsplit(page["next"])._replace(scheme="", netloc="").geturl()
         open_series = [s for s in open_series if s["id"] not in played]
-    pages = [
-        "/clubs/demo/",
-        f"/tournaments/{cup['id']}/",
-        f"/stages/{cup_stage}/",  # the double elimination's brackets
-        f"/stages/{league_stage}/standings/",
-        f"/stages/{load_stage}/standings/",  # the one the worker is recomputing
-        f"/series/{some_series}/",
-    ]
+    pages.insert(4, f"/stages/{load_stage}/standings/")  # the one the worker is recomputing
     return Targets(pages=pages, load_stage=load_stage, open_series=open_series)
 
 

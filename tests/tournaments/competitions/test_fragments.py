@@ -144,3 +144,38 @@ def test_the_big_screen_is_rendered_once_for_the_room_and_fresh_for_its_official
         assert len(seen) == 4
     finally:
         _stop("tournaments/_screen_body.html")
+
+
+def test_the_standings_and_stage_pages_take_their_live_fragment_from_the_cache(
+    league: Stage, referee: Account, organiser: Account
+) -> None:
+    """The pages a crowd opens show the same fragment their fetch answers, rendered once per version:
+    a second reader's page renders neither the table nor the rounds again, and after a result the
+    pages show the new version. The organiser's stage page still has its forms."""
+    pages = {
+        f"/stages/{league.pk}/standings/": (
+            "tournaments/_standings_table.html",
+            f"/stages/{league.pk}/standings/table/",
+        ),
+        f"/stages/{league.pk}/": ("tournaments/_stage_body.html", f"/stages/{league.pk}/body/"),
+    }
+    for page, (template, fragment) in pages.items():
+        seen = _renders(template)
+        try:
+            first = Client().get(page).content.decode()
+            second = Client().get(page).content.decode()
+            assert len(seen) == 1, page
+            shown = Client().get(fragment).content.decode()
+            assert shown in first and shown in second  # (each page has its visitor's CSRF token)
+            assert len(seen) == 1, page
+            _win_next(league, referee)
+            stage = Stage.objects.get(pk=league.pk)
+            after = Client().get(page).content.decode()
+            assert f'data-version="{stage.results_version}.{stage.standings_version}"' in after
+            assert len(seen) == 2, page
+        finally:
+            _stop(template)
+    client = Client()
+    client.force_login(organiser)
+    assert "Withdraw a player" in client.get(f"/stages/{league.pk}/").content.decode()
+    assert "Withdraw a player" not in Client().get(f"/stages/{league.pk}/").content.decode()

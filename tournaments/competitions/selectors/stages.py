@@ -59,6 +59,24 @@ class StagePage:
     scores: dict[int, tuple[int, ...]]
 
 
+@dataclass(frozen=True)
+class StageHeader:
+    """What a stage's pages show around their live fragment (the fragment itself comes from the
+    cache, rendered once per version): the stage, its tournament and the reader's roles."""
+
+    stage: Stage
+    tournament: Tournament
+    roles: Roles
+
+
+def stage_header_get(*, user: AnyUser, stage_id: int) -> StageHeader:
+    """Raises NotFound (``stage_not_found``) when there is no such stage or ``user`` may not see it."""
+    stage = stage_get(user=user, stage_id=stage_id)
+    return StageHeader(
+        stage=stage, tournament=stage.tournament, roles=roles_get(user=user, tournament=stage.tournament)
+    )
+
+
 def stage_page_get(*, user: AnyUser, stage_id: int) -> StagePage:
     """A stage's page: its rounds (each series with its seats), whether it is a bracket, its
     withdrawals, and the champion of a finished bracket."""

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -47,7 +48,14 @@ def _stage_page(request: HttpRequest, page: Any, *, status: int = 200, **forms: 
 
 @require_GET
 def stage_detail(request: HttpRequest, stage_id: int) -> HttpResponse:
-    return _stage_page(request, stage_selectors.stage_page_get(user=request.user, stage_id=stage_id))
+    """The stage page. Its rounds and bracket are the live fragment, the same for every reader and
+    taken from the cache (rendered once per version); only its organisers' forms need the whole
+    stage read again."""
+    header = stage_selectors.stage_header_get(user=request.user, stage_id=stage_id)
+    if header.roles.organiser:
+        return _stage_page(request, stage_selectors.stage_page_get(user=request.user, stage_id=stage_id))
+    context = {"page": header, "body": _live_fragment_in_page(request, "stage", header.stage)}
+    return render(request, "tournaments/stage.html", context)
 
 
 @require_GET
@@ -82,8 +90,10 @@ def stage_round_sheets(request: HttpRequest, stage_id: int, number: int) -> Http
 
 @require_GET
 def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
-    page = standings_selectors.stage_standings_page_get(user=request.user, stage_id=stage_id)
-    return render(request, "tournaments/standings.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+    """The standings page: its table is the live fragment, from the cache (rendered once per version)."""
+    header = stage_selectors.stage_header_get(user=request.user, stage_id=stage_id)
+    context = {"page": header, "table": _live_fragment_in_page(request, "standings", header.stage)}
+    return render(request, "tournaments/standings.html", context)
 
 
 @require_GET
@@ -123,6 +133,17 @@ def _live_fragment_response(request: HttpRequest, name: str, stage_id: int) -> H
         version=_version(stage),
         render=lambda: LIVE_FRAGMENTS[name](request, stage_id),
     )
+
+
+def _live_fragment_in_page(request: HttpRequest, name: str, stage: Any) -> SafeString:
+    """The fragment ``name`` of a stage its reader may see, for its page: from the same cache as
+    its fetch (our own rendering, hence safe)."""
+    html = fragment_html(
+        topic=_topic(name, stage),
+        version=_version(stage),
+        render=lambda: LIVE_FRAGMENTS[name](request, stage.pk),
+    )
+    return mark_safe(html)  # rendered by our templates, which escaped what they put in
 
 
 def live_fragment_html(name: str, stage_id: int) -> str | None:
