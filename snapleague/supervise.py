@@ -244,8 +244,13 @@ class ConfigurationError(Exception):
     """The environment asks for something that cannot work; the message says what to change."""
 
 
-def snapleague_children(env: dict[str, str], *, host: str, port: int, var_dir: Path) -> list[Child]:
+def snapleague_children(
+    env: dict[str, str], *, host: str, port: int, var_dir: Path, beat: bool = True
+) -> list[Child]:
     """The web server, the two workers and beat, as ``bin/run`` starts them.
+
+    ``beat=False`` (``--no-beat``, or ``SNAPLEAGUE_BEAT=0``): no beat, for every host but one of an
+    installation of several (scripts/two_hosts.sh): two beats send every periodic task twice.
 
     The ``worker`` consumes the ``stages`` queue (``WORKER_CONCURRENCY`` processes, 2 by default),
     ``background`` the ``background`` queue (``BACKGROUND_CONCURRENCY``, 1): see settings.py's
@@ -292,7 +297,7 @@ def snapleague_children(env: dict[str, str], *, host: str, port: int, var_dir: P
         # the manager (and kill its whole group when it goes).
         uvicorn += ["--workers", str(web)]
     celery = [python, "-m", "celery", "-A", "snapleague"]
-    return [
+    children = [
         Child("web", uvicorn, env=env),
         # Two workers (docs/reliability.md, "Queues"): the stage tasks and standings that publish
         # rounds never wait behind ratings, webhook deliveries or game analysis.
@@ -322,13 +327,17 @@ def snapleague_children(env: dict[str, str], *, host: str, port: int, var_dir: P
             log=var_dir / "background.log",
             env=env,
         ),
-        Child(
-            "beat",
-            [*celery, "beat", "--loglevel=INFO", "--schedule", str(var_dir / "celerybeat-schedule")],
-            log=var_dir / "beat.log",
-            env=env,
-        ),
     ]
+    if beat:
+        children.append(
+            Child(
+                "beat",
+                [*celery, "beat", "--loglevel=INFO", "--schedule", str(var_dir / "celerybeat-schedule")],
+                log=var_dir / "beat.log",
+                env=env,
+            )
+        )
+    return children
 
 
 def port_open(host: str, port: int) -> bool:
@@ -357,6 +366,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="NAME=COMMAND",
         help="supervise these commands instead of snapleague's processes",
     )
+    parser.add_argument(
+        "--no-beat",
+        dest="beat",
+        action="store_false",
+        default=os.environ.get("SNAPLEAGUE_BEAT", "1").lower() not in {"0", "false", "no", "off"},
+        help="start no Celery beat (every host but one of several; default: $SNAPLEAGUE_BEAT, on)",
+    )
     parser.add_argument("--backoff", type=float, default=BACKOFF_FIRST, help="first restart delay (s)")
     parser.add_argument("--stop-grace", type=float, default=STOP_GRACE)
     args = parser.parse_args(argv)
@@ -371,7 +387,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         var_dir = Path(env.get("SNAPLEAGUE_VAR_DIR") or ROOT / "var")
         try:
-            children = snapleague_children(env, host=args.host, port=args.port, var_dir=var_dir)
+            children = snapleague_children(
+                env, host=args.host, port=args.port, var_dir=var_dir, beat=args.beat
+            )
         except ConfigurationError as exc:
             print(f"snapleague: {exc}", file=sys.stderr)
             return 2

@@ -241,3 +241,11 @@ def test_the_workers_consume_every_queue_a_task_is_routed_to_the_stages_one_alon
     assert routed | {settings.CELERY_TASK_DEFAULT_QUEUE} <= queues(worker) | queues(background)
     hostnames = {a for c in (worker, background) for a in c.argv if a.startswith("--hostname=")}
     assert len(hostnames) == 2  # two nodes on one machine need distinct names
+
+
+def test_every_host_but_one_runs_no_beat(tmp_path: Path) -> None:
+    """scripts/two_hosts.sh starts the second host with --no-beat: one beat in the installation."""
+    with_beat = snapleague_children({}, host="127.0.0.1", port=8000, var_dir=tmp_path)
+    without = snapleague_children({}, host="127.0.0.1", port=8000, var_dir=tmp_path, beat=False)
+    assert [c.name for c in with_beat] == ["web", "worker", "background", "beat"]
+    assert [c.name for c in without] == ["web", "worker", "background"]
