@@ -33,6 +33,7 @@ import base64
 import json
 import os
 import re
+import ssl
 import statistics
 import time
 import urllib.request
@@ -42,6 +43,14 @@ from typing import Any
 import aiohttp
 
 AUTH = "Basic " + base64.b64encode(b"referee:referee-demo").decode()
+# https (the two-host set-up behind Caddy): trust the CA given with --ca (Caddy's own local CA).
+_TLS: list[ssl.SSLContext] = []
+
+
+def _tls() -> ssl.SSLContext | None:
+    return _TLS[0] if _TLS else None
+
+
 FRAGMENTS = {"standings": "/stages/{}/standings/table/", "stage": "/stages/{}/body/"}
 VERSION = re.compile(r'data-version="([^"]+)"')
 
@@ -54,18 +63,19 @@ def _api(server: str, path: str, body: dict[str, Any] | None = None) -> tuple[in
         method="POST" if body is not None else "GET",
     )
     try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
+        with urllib.request.urlopen(request, timeout=30, context=_tls()) as answer:
             return answer.status, json.loads(answer.read() or b"null")
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"null")
 
 
-def _cpu(pid: int | None) -> float:
-    if pid is None:
-        return 0.0
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _cpu(pids: list[int] | None) -> float:
+    total = 0.0
+    for pid in pids or []:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _open_series(server: str) -> tuple[int, int, list[int]]:
@@ -96,7 +106,9 @@ async def _connect(
     session: aiohttp.ClientSession, server: str, stage: int, watcher: Watcher, mode: str
 ) -> None:
     ws_url = server.replace("http", "ws", 1) + "/ws/live/"
-    watcher.socket = await session.ws_connect(ws_url, headers={"Origin": server}, max_msg_size=0)
+    watcher.socket = await session.ws_connect(
+        ws_url, headers={"Origin": server}, max_msg_size=0, ssl=_tls() or True
+    )
     frame: dict[str, Any] = {"type": "subscribe", "topic": f"stage:{stage}"}
     if mode == "frame":
         frame["fragments"] = [watcher.fragment]
@@ -117,7 +129,9 @@ async def _follow(
     html = (frame.get("html") or {}).get(watcher.fragment)
     if html is None:
         watcher.fetched = True
-        async with session.get(server + FRAGMENTS[watcher.fragment].format(stage)) as answer:
+        async with session.get(
+            server + FRAGMENTS[watcher.fragment].format(stage), ssl=_tls() or True
+        ) as answer:
             html = await answer.text()
     watcher.table_at = time.monotonic()
     found = VERSION.search(html)
@@ -129,7 +143,7 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[int(q * (len(ordered) - 1))]
 
 
-async def run_once(server: str, watchers: int, mode: str, pid: int | None) -> dict[str, Any]:
+async def run_once(server: str, watchers: int, mode: str, pid: list[int] | None) -> dict[str, Any]:
     stage, series, players = _open_series(server)
     after = _results(_api(server, f"/stages/{stage}/version/")[1]["version"])
     herd = [Watcher("standings") for _ in range(watchers)] + [Watcher("stage") for _ in range(watchers)]
@@ -176,8 +190,13 @@ def main() -> None:
     parser.add_argument("--watchers", type=int, nargs="+", default=[100, 300])
     parser.add_argument("--mode", nargs="+", choices=["frame", "fetch"], default=["frame", "fetch"])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--pid", type=int, default=None)
+    parser.add_argument(
+        "--pid", type=int, nargs="+", default=None, help="web processes (their CPU is summed)"
+    )
+    parser.add_argument("--ca", help="a CA certificate to trust for https (two hosts: Caddy's root.crt)")
     args = parser.parse_args()
+    if args.ca:
+        _TLS.append(ssl.create_default_context(cafile=args.ca))
     print(
         "| mode | watchers (each page) | page | after the 201: p50 / p95 / last (s) "
         '| after "changed": p95 (s) | fetches | stale | web CPU per result (s) |'

@@ -36,6 +36,7 @@ import http.client
 import json
 import os
 import re
+import ssl
 import statistics
 import subprocess
 import sys
@@ -62,16 +63,20 @@ LOAD_PLAYERS = 32  # a round robin of 32: 496 series of best of 3, each result r
 class Http:
     """One keep-alive connection per thread, cookies shared (a signed-in referee, or nobody)."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, ca: str | None = None) -> None:
         parts = urlsplit(base)
-        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.tls = ssl.create_default_context(cafile=ca) if parts.scheme == "https" else None
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or (443 if self.tls else 80)
         self.cookies: dict[str, str] = {}
         self._local = threading.local()
 
     def _connection(self) -> http.client.HTTPConnection:
         connection = getattr(self._local, "connection", None)
         if connection is None:
-            connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+            if self.tls is not None:  # behind Caddy (two hosts): its CA given with --ca
+                connection = http.client.HTTPSConnection(self.host, self.port, timeout=30, context=self.tls)
+            else:
+                connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
             self._local.connection = connection
         return connection
 

@@ -5,6 +5,7 @@ Against a running snapleague (``bin/run``, demo data), or the two-host set-up th
 
     PYTHONPATH=. .venv/bin/python benchmarks/page_throughput.py --base http://127.0.0.1:8021 \
         [--threads 8] [--seconds 10] [--rate 50 --mix-seconds 60]
+    # two hosts behind Caddy: --base https://127.0.0.1:18643 --ca var/two-hosts/caddy-root.crt
 
 - **throughput**: for ``/healthz`` and each public page of the demo club (club, tournament, the
   cup's stage page with its brackets, the league's standings and its table fragment, a series),
@@ -27,14 +28,14 @@ import time
 from benchmarks.load import Http, demo_pages, open_loop, report
 
 
-def closed_loop(base: str, path: str, threads: int, seconds: float) -> tuple[float, int]:
+def closed_loop(base: str, path: str, threads: int, seconds: float, ca: str | None) -> tuple[float, int]:
     """(answers a second, answers that were not 200) with ``threads`` clients for ``seconds``."""
     counts = [0] * threads
     failures = [0] * threads
     stop = time.monotonic() + seconds
 
     def client(i: int) -> None:
-        http = Http(base)
+        http = Http(base, ca)
         while time.monotonic() < stop:
             status, _ = http.request("GET", path)
             counts[i] += 1
@@ -56,17 +57,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--rate", type=float, default=50)
     parser.add_argument("--mix-seconds", type=float, default=60)
+    parser.add_argument("--ca", help="a CA certificate to trust for https (two hosts: Caddy's root.crt)")
     args = parser.parse_args()
-    pages, _tournaments = demo_pages(Http(args.base))
+    pages, _tournaments = demo_pages(Http(args.base, args.ca))
     standings = next(p for p in pages if p.endswith("/standings/"))
     pages.insert(pages.index(standings) + 1, standings + "table/")
     before = os.getloadavg()[0]
 
     for path in pages:  # warm: the first rendering of each fragment, templates compiled
-        Http(args.base).request("GET", path)
-    healthz = [closed_loop(args.base, "/healthz", args.threads, args.seconds)[0]]
-    measured = {path: closed_loop(args.base, path, args.threads, args.seconds) for path in pages}
-    healthz.append(closed_loop(args.base, "/healthz", args.threads, args.seconds)[0])
+        Http(args.base, args.ca).request("GET", path)
+    healthz = [closed_loop(args.base, "/healthz", args.threads, args.seconds, args.ca)[0]]
+    measured = {path: closed_loop(args.base, path, args.threads, args.seconds, args.ca) for path in pages}
+    healthz.append(closed_loop(args.base, "/healthz", args.threads, args.seconds, args.ca)[0])
     reference = sum(healthz) / 2
     print(f"| page | answers/s ({args.threads} clients) | share of /healthz | not 200 |")
     print("|---|---|---|---|")
@@ -74,7 +76,7 @@ def main() -> None:
     for path, (rate, failures) in measured.items():
         print(f"| {path} | {rate:.0f} | {rate / reference:.2f} | {failures} |")
 
-    reader = Http(args.base)
+    reader = Http(args.base, args.ca)
 
     def fetch(i: int) -> tuple[str, int]:
         path = pages[i % len(pages)]
