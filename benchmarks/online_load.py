@@ -215,11 +215,21 @@ def tables_close() -> int:
     """Mark the benchmark's played, unfinished tables finished, so that no owner (this server's
     after a restart, another's sweeper) plays them on into a later run; restart the server between
     runs too, since its live owners hold them in memory."""
+    from django.db import transaction
+
     from games.models import OnlineGame
 
-    return OnlineGame.objects.filter(
-        status=OnlineGame.Status.PLAYING, version__gt=0, created_by__username__startswith=PREFIX
-    ).update(status=OnlineGame.Status.FINISHED)
+    with transaction.atomic():
+        # Locked in the order of their ids, as every writer of online games locks them (a server
+        # still playing them writes batches in that order; one bulk UPDATE in the scan's order
+        # deadlocked with it once: games/online/services.py, log_append_many).
+        ids = list(
+            OnlineGame.objects.select_for_update(of=("self",))
+            .filter(status=OnlineGame.Status.PLAYING, version__gt=0, created_by__username__startswith=PREFIX)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        return OnlineGame.objects.filter(pk__in=ids).update(status=OnlineGame.Status.FINISHED)
 
 
 def tables_ensure(kind: str, count: int, usernames: list[str]) -> list[Table]:
