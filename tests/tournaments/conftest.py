@@ -20,6 +20,7 @@ from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tests.tournaments.accounts.smtp_server import smtp  # noqa: F401  (a fixture: a loopback SMTP server)
 from tests.tournaments.integrations.webhook_receiver import receiver  # noqa: F401  (a fixture: a local HTTP receiver)
+from tests.tournaments.live_sockets import quick_watcher, table  # noqa: F401  (fixtures of the live socket's tests)
 from tournaments.competitions.services import tournament_players_enter
 from tournaments.models import GameKind, Player, Series, Tournament
 

@@ -27,7 +27,16 @@ from hypothesis import strategies as st
 
 from snapleague.asgi import application
 from tests.conftest import record_result, snap_win, snapszer_win
-from tests.tournaments.live_sockets import ORIGIN, ask, opened, run, session, still_answers, until_version
+from tests.tournaments.live_sockets import (
+    LIVE_TESTS,
+    ORIGIN,
+    ask,
+    opened,
+    run,
+    session,
+    still_answers,
+    until_version,
+)
 from tournaments.competitions.selectors.series import series_version_get
 from tournaments.competitions.selectors.standings import stage_version_get
 from tournaments.live import consumers
@@ -37,21 +46,7 @@ from tournaments.live.topics import Topic, TopicKind, parse_topic
 from tournaments.live.watcher import _read, get_watcher
 from tournaments.models import Player, Series, Stage, StageFormat, Tournament
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("one_connection_for_all_threads"),
-]
-
-
-@pytest.fixture(autouse=True)
-def _quick_watcher(settings: Any) -> None:
-    settings.LIVE_WATCH_SECONDS = 0.02
-
-
-@pytest.fixture
-def table(make_series: Callable[..., Series], players: list[Player]) -> Series:
-    """A Snap table of four (Anna, Bence, Csilla, Dániel), no result yet."""
-    return make_series(players[:4])
+pytestmark = LIVE_TESTS
 
 
 def topics(series: Series) -> tuple[str, str]:

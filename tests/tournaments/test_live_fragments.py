@@ -17,25 +17,11 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 
 from tests.conftest import record_result, snap_win
-from tests.tournaments.live_sockets import ORIGIN, ask, opened, run, session, still_answers
+from tests.tournaments.live_sockets import LIVE_TESTS, ORIGIN, ask, opened, run, session, still_answers
 from tournaments.live import fragments as live_fragments
 from tournaments.models import Player, Series, Stage, StageFormat, Tournament
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("one_connection_for_all_threads"),
-]
-
-
-@pytest.fixture(autouse=True)
-def _quick_watcher(settings: Any) -> None:
-    settings.LIVE_WATCH_SECONDS = 0.02
-
-
-@pytest.fixture
-def table(make_series: Callable[..., Series], players: list[Player]) -> Series:
-    """A Snap table of four, no result yet."""
-    return make_series(players[:4])
+pytestmark = LIVE_TESTS
 
 
 FETCHED = {"standings": "/stages/{}/standings/table/", "stage": "/stages/{}/body/"}
