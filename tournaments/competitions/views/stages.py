@@ -157,11 +157,7 @@ def live_fragment_html(name: str, stage_id: int) -> str | None:
         stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)
     except NotFound:
         return None
-    return fragment_html(
-        topic=_topic(name, stage),
-        version=_version(stage),
-        render=lambda: LIVE_FRAGMENTS[name](request, stage_id),
-    )
+    return _live_fragment_in_page(request, name, stage)
 
 
 def _topic(kind: str, stage: Any) -> str:
