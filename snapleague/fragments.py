@@ -28,6 +28,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 
@@ -42,6 +43,14 @@ def fragment_html(*, topic: str, version: str, render: Callable[[], str], role: 
     by ``render`` and kept: what the live socket sends its watchers in the "changed" frame, under
     the same key as the page's fetch (so either one renders it for both)."""
     return _cached(fragment_tag(topic=topic, version=version, role=role), render)
+
+
+def page_part(*, topic: str, version: str, render: Callable[[], str]) -> SafeString:
+    """The part of a page that is the same for every anonymous visitor at ``version`` (all of it
+    but the header's user, messages and CSRF token), from the cache or rendered by ``render``: a
+    crowd opening the tournament page costs one rendering per version, not one each."""
+    html = fragment_html(topic=topic, version=version, render=render, role="anonymous-page")
+    return mark_safe(html)  # rendered by our templates, which escaped what they put in
 
 
 def _cached(tag: str, render: Callable[[], str]) -> str:

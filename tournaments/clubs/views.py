@@ -16,12 +16,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from snapleague.errors import ApplicationError
+from snapleague.fragments import page_part
+from snapleague.users import signed_in
 from tournaments.access import user_is_organiser
 from tournaments.accounts.selectors import user_display
 from tournaments.clubs import join_requests, player_import, selectors, services
@@ -100,11 +103,28 @@ def player_unlink(request: HttpRequest, player_id: int) -> HttpResponse:
 
 @require_GET
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club page. An anonymous visitor's is rendered once per version of what it shows and
+    taken from the cache (snapleague/fragments.py); a signed-in reader's has their own join state
+    and an organiser's forms."""
+    if not signed_in(request.user):
+        club = selectors.club_get(slug=slug)
+        opened = registrations_open_in(club=club)
+        public = tournament_selectors_module.club_public_get(club=club, registrations_open=opened)
+        body = page_part(
+            topic=public.topic, version=public.version, render=lambda: _club_main_html(request, slug, opened)
+        )
+        return render(request, "tournaments/club.html", {"page": public, "body": body})
     page = tournament_selectors_module.club_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm() if page.is_organiser else None
     return render(
         request, "tournaments/club.html", {"page": page, "form": form, **_join_context(request, page)}
     )
+
+
+def _club_main_html(request: HttpRequest, slug: str, opened: list[Any]) -> str:
+    page = tournament_selectors_module.club_page_get(user=request.user, slug=slug)
+    context = {"page": page, **_join_context(request, page), "registrations_open": opened}
+    return render_to_string("tournaments/_club_main.html", context, request=request)
 
 
 def _join_context(

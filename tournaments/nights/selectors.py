@@ -3,6 +3,7 @@ player's next table."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -184,8 +185,8 @@ def session_version_get(*, user: AnyUser, session_id: int) -> str:
     return _session_version(session)
 
 
-def _session_version(session: Session) -> str:
-    rounds = _session_rounds(session)
+def _session_version(session: Session, rounds: list[Round] | None = None) -> str:
+    rounds = _session_rounds(session) if rounds is None else rounds
     results = sum({r.stage_id: r.stage.results_version for r in rounds}.values())
     check_ins = CheckIn.objects.filter(session=session).count()
     # Closing adds 1, reopening takes it away and adds 2: the counter only grows.
@@ -197,6 +198,28 @@ def _session_version(session: Session) -> str:
     closed = (0 if session.check_in_open else 1) + 2 * reopened
     stations = Series.objects.filter(round__session=session, station__isnull=False).count()
     return f"{results}.{len(rounds)}.{check_ins + closed}.{stations}"
+
+
+def session_tonight_version(*, user: AnyUser, session_id: int) -> tuple[str, str]:
+    """The tonight part's topic and version (snapleague/fragments.py): it is the same for every
+    reader, and everything it prints moves the version: its rounds' stages' results, its rounds and
+    their times, the check-ins and the check-in's state, the stations and their names, and the
+    players expected. Raises NotFound as :func:`session_get`."""
+    session = session_get(user=user, session_id=session_id)
+    rounds = _session_rounds(session)
+    parts = (
+        _session_version(session, rounds),
+        session.check_in,
+        [(r.pk, r.number, r.starts_at, r.stage.name, r.stage.results_version) for r in rounds],
+        list(
+            Series.objects.filter(round__session=session, station__isnull=False)
+            .order_by("pk")
+            .values_list("pk", "station_id", "station__number", "station__name")
+        ),
+        Entry.objects.filter(tournament_id=session.tournament_id, withdrawn=False).count(),
+    )
+    version = hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
+    return f"tonight:{session.pk}:{session.created_at.timestamp()}", version
 
 
 def session_tonight_get(*, user: AnyUser, session_id: int) -> TonightPage:

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -23,6 +24,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
+from snapleague.fragments import fragment_response
 from tournaments.competitions.selectors import tournaments as tournament_selectors_module
 from tournaments.competitions.views.screen import screen_response
 from tournaments.competitions.views.tournaments import tournament_form_failed
@@ -84,8 +86,16 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @require_GET
 def session_body(request: HttpRequest, session_id: int) -> HttpResponse:
-    page = selectors.session_tonight_get(user=request.user, session_id=session_id)
-    return render(request, "tournaments/_session_tonight.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+    """The tonight part (what every phone in the room follows), rendered once per version for
+    every reader (snapleague/fragments.py)."""
+    topic, version = selectors.session_tonight_version(user=request.user, session_id=session_id)
+
+    def rendered() -> str:
+        page = selectors.session_tonight_get(user=request.user, session_id=session_id)
+        context = {"page": page, "poll": LIVE_POLL_SECONDS}
+        return render_to_string("tournaments/_session_tonight.html", context, request=request)
+
+    return fragment_response(request, topic=topic, version=version, render=rendered)
 
 
 @require_GET

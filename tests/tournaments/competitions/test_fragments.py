@@ -179,3 +179,235 @@ def test_the_standings_and_stage_pages_take_their_live_fragment_from_the_cache(
     client.force_login(organiser)
     assert "Withdraw a player" in client.get(f"/stages/{league.pk}/").content.decode()
     assert "Withdraw a player" not in Client().get(f"/stages/{league.pk}/").content.decode()
+
+
+# --- Whole public pages: the club, the tournament and the series page for anonymous visitors --------
+
+
+def _main(url: str) -> str:
+    """The page's ``<main>`` as an anonymous visitor gets it (what is outside it, the header and the
+    footer's CSRF token, is the visitor's own)."""
+    response = Client().get(url)
+    assert response.status_code == 200, url
+    html = response.content.decode()
+    return html[html.index("<main>") : html.index("</main>")]
+
+
+def _follows(url: str, change: Callable[[], Any]) -> None:
+    """After ``change`` the cached page shows exactly what a fresh rendering of that moment shows,
+    and something else than before."""
+    before = _main(url)
+    change()
+    after = _main(url)
+    cache.clear()
+    assert after == _main(url), f"{url}: the cache served a page older than {change.__name__}"
+    assert after != before, f"{url}: {change.__name__} changed nothing on the page"
+
+
+def _public_pages(stage: Stage) -> dict[str, str]:
+    series = Series.objects.filter(stage=stage).order_by("pk").first()
+    assert series is not None
+    return {
+        f"/clubs/{stage.tournament.club.slug}/": "tournaments/_club_main.html",
+        f"/tournaments/{stage.tournament_id}/": "tournaments/_tournament_main.html",
+        f"/series/{series.pk}/": "tournaments/_series_main.html",
+    }
+
+
+def test_a_crowd_on_the_club_tournament_and_series_pages_costs_one_rendering_per_version(
+    league: Stage, organiser: Account
+) -> None:
+    for url, template in _public_pages(league).items():
+        seen = _renders(template)
+        try:
+            first = _main(url)
+            for _ in range(4):
+                assert _main(url) == first
+            assert len(seen) == 1, url
+            # A signed-in reader's page is their own (an organiser's forms): rendered for them.
+            staff = Client()
+            staff.force_login(organiser)
+            assert staff.get(url).status_code == 200
+            assert len(seen) == 2, url
+        finally:
+            _stop(template)
+    staff = Client()
+    staff.force_login(organiser)
+    tournament_url = f"/tournaments/{league.tournament_id}/"
+    assert "Add players" in staff.get(tournament_url).content.decode()
+    assert "Add players" not in _main(tournament_url)
+
+
+def test_every_change_the_tournament_page_shows_is_a_new_version(
+    league: Stage, organiser: Account, referee: Account
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.competitions.results.reporting import tournament_result_mode_set
+    from tournaments.competitions.services import tournament_players_add
+    from tournaments.models import Player
+    from tournaments.nights.services import session_create
+
+    tournament = league.tournament
+    url = f"/tournaments/{tournament.pk}/"
+
+    def a_result() -> None:
+        _win_next(league, referee)
+
+    def a_new_entry() -> None:
+        newcomer = Player.objects.create(club=tournament.club, name="Zoë Late")
+        tournament_players_add(user=organiser, tournament=tournament, players=[newcomer])
+
+    def a_session() -> None:
+        session_create(
+            user=organiser, tournament=tournament, name="Friday", starts_at=timezone.now() + timedelta(days=2)
+        )
+
+    def players_report() -> None:
+        tournament_result_mode_set(
+            user=organiser, tournament=Tournament.objects.get(pk=tournament.pk), result_mode="confirm"
+        )
+
+    for change in (a_result, a_new_entry, a_session, players_report, a_result):
+        _follows(url, change)
+
+
+def test_every_change_the_series_and_club_pages_show_is_a_new_version(
+    league: Stage, organiser: Account, referee: Account, make_user: Callable[..., Account], monkeypatch: Any
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.competitions.registration import registration_window_set
+    from tournaments.competitions.results import reporting
+    from tournaments.competitions.results.selectors import result_target_get
+    from tournaments.competitions.services import tournament_create
+    from tournaments.models import Player
+
+    tournament = league.tournament
+    series = Series.objects.filter(stage=league).order_by("pk").first()
+    assert series is not None
+    a, b = (s.player for s in series.seats.select_related("player").order_by("seat"))
+    url = f"/series/{series.pk}/"
+
+    def game_one() -> None:
+        record_result(user=referee, series_id=series.pk, game_number=1, result=snapszer_win(a, b))
+
+    def a_players_report() -> None:
+        reporting.tournament_result_mode_set(
+            user=organiser, tournament=Tournament.objects.get(pk=tournament.pk), result_mode="confirm"
+        )
+        a.user = make_user("a-player")
+        a.save()
+        value = result_target_get(user=organiser, series_id=series.pk, game_number=2).parse(
+            snapszer_win(a, b)
+        )
+        reporting.report_submit(user=a.user, series_id=series.pk, game_number=2, result=value)
+
+    for change in (game_one, a_players_report):
+        _follows(url, change)
+
+    club = f"/clubs/{tournament.club.slug}/"
+
+    def a_newcomer() -> None:
+        Player.objects.create(club=tournament.club, name="Nadia")
+
+    def a_registration_opening_in_an_hour() -> None:
+        draft = tournament_create(user=organiser, club=tournament.club, name="Spring Open", game="snapszer")
+        now = timezone.now()
+        registration_window_set(
+            user=organiser,
+            tournament=draft,
+            opens_at=now + timedelta(hours=1),
+            closes_at=now + timedelta(days=3),
+        )
+
+    def an_hour_passes() -> None:
+        """Nothing is written: the clock alone opens the registration, and the club page says so."""
+        later = timezone.now() + timedelta(hours=2)
+        monkeypatch.setattr(timezone, "now", lambda: later)
+
+    _follows(club, a_newcomer)
+    a_registration_opening_in_an_hour()
+    assert "Spring Open" not in _main(club)
+    _follows(club, an_hour_passes)
+    assert "Spring Open" in _main(club)
+
+
+def test_the_tonight_part_is_rendered_once_per_version_and_follows_the_room(
+    league: Stage, organiser: Account, referee: Account
+) -> None:
+    """Every phone in the room follows the session's tonight part: one rendering per version, and
+    each change it shows (a check-in, the tables' stations, the round's time, a result, the
+    check-in closing) is a new version, whatever the order of changes and reads."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import Round
+    from tournaments.nights import services as session_services
+
+    session = session_services.session_create(
+        user=organiser,
+        tournament=league.tournament,
+        name="Friday",
+        starts_at=timezone.now() + timedelta(days=1),
+    )
+    first = Round.objects.filter(stage=league).order_by("number").first()
+    assert first is not None
+    session_services.session_round_schedule(user=organiser, session_id=session.pk, round_id=first.pk)
+    url = f"/sessions/{session.pk}/body/"
+    seen = _renders("tournaments/_session_tonight.html")
+    try:
+        shown = Client().get(url)
+        staff = Client()
+        staff.force_login(organiser)
+        assert staff.get(url).content == shown.content  # the same for everyone
+        assert len(seen) == 1
+    finally:
+        _stop("tournaments/_session_tonight.html")
+    player = Series.objects.filter(round=first).first().seats.first().player  # type: ignore[union-attr]
+
+    def body() -> str:
+        return Client().get(url).content.decode()
+
+    def follows(change: Callable[[], Any]) -> None:
+        before = body()
+        change()
+        after = body()
+        cache.clear()
+        assert after == body(), f"the cache served a tonight part older than {change.__name__}"
+        assert after != before, f"{change.__name__} changed nothing"
+
+    def a_check_in() -> None:
+        session_services.session_check_in(user=organiser, session_id=session.pk, player_id=player.pk)
+
+    def named_tables() -> None:
+        session_services.session_stations_set(
+            user=organiser, session_id=session.pk, stations=[(1, "Window"), (2, "Bar")]
+        )
+
+    def renamed_tables() -> None:
+        session_services.session_stations_set(
+            user=organiser, session_id=session.pk, stations=[(1, "Garden"), (2, "Bar")]
+        )
+
+    def a_later_start() -> None:
+        session_services.session_round_schedule(
+            user=organiser,
+            session_id=session.pk,
+            round_id=first.pk,
+            starts_at=session.starts_at + timedelta(minutes=45),
+        )
+
+    def a_result() -> None:
+        _win_next(league, referee)
+
+    def check_in_closes() -> None:
+        session_services.session_check_in_close(user=organiser, session_id=session.pk)
+
+    for change in (a_check_in, named_tables, renamed_tables, a_later_start, a_result, check_in_closes):
+        follows(change)

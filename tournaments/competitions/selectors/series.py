@@ -3,9 +3,11 @@ forms of recorders and organisers on it."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
-from django.db.models import QuerySet
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from games.models import OnlineGame
@@ -19,6 +21,7 @@ from tournaments.competitions.selectors.tournaments import (
     Roles,
     roles_get,
     series_get,
+    tournament_visible_to,
 )
 from tournaments.competitions.series.values import Due
 from tournaments.models import (
@@ -196,6 +199,54 @@ def _reports_version(series: Series) -> int:
     """Rises with every players' report and every report that stops waiting (docs/results.md)."""
     rows = ResultReport.objects.filter(series=series)
     return rows.count() + rows.exclude(status=ResultReport.Status.PENDING).count()
+
+
+@dataclass(frozen=True)
+class SeriesPublic:
+    """What an anonymous visitor's series page is keyed by (snapleague/fragments.py): the series,
+    its tournament, and the version of everything the page shows."""
+
+    series: Series
+    tournament: Tournament
+    topic: str
+    version: str
+
+
+def series_public_get(*, series_id: int) -> SeriesPublic:
+    """The series as an anonymous visitor sees it (NotFound in a draft) and the version of its page:
+    the stage's results version (games, status, placings, seats, flags), the count of result
+    versions and report changes (the live part's own version: corrections, reports, disputes),
+    the online games that finished or were entered by hand (its replay links), and the fields the
+    page prints. Small queries: each is cheaper to build than one with subqueries."""
+    series = Series.objects.select_related("round", "stage__tournament").filter(pk=series_id).first()
+    if series is None or not tournament_visible_to(AnonymousUser(), series.stage.tournament):
+        raise NotFound(code="series_not_found", message=_("No such series."))
+    stage = series.stage
+    replays = OnlineGame.objects.filter(
+        Q(series=series, status=OnlineGame.Status.FINISHED, game_number__isnull=False)
+        | Q(table_game__series=series, source=OnlineGame.Source.HAND)
+    )
+    parts = (
+        stage.results_version,
+        stage.name,
+        stage.tournament.name,
+        stage.tournament.game,
+        stage.tournament.result_mode,
+        series.status,
+        series.placings,
+        series.flagged,
+        series.table,
+        series.format,
+        series.round.number,
+        GameResult.objects.filter(game__series=series).count() + _reports_version(series),
+        replays.count(),
+    )
+    return SeriesPublic(
+        series=series,
+        tournament=stage.tournament,
+        topic=f"series:{series.pk}:{series.seed_hash}",
+        version=hashlib.sha256(repr(parts).encode()).hexdigest()[:24],
+    )
 
 
 def series_version_get(*, user: AnyUser, series_id: int) -> int:

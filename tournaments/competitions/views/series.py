@@ -6,10 +6,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
+from snapleague.fragments import page_part
+from snapleague.users import signed_in
 from tournaments.competitions.forms.stages import ForfeitForm
 from tournaments.competitions.selectors import series as series_selectors
 from tournaments.competitions.stages import withdrawals as stages_withdrawals
@@ -18,8 +21,23 @@ from tournaments.pages import LIVE_POLL_SECONDS, refusal_told, version_changed
 
 @require_GET
 def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
+    """The series page. An anonymous visitor's is rendered once per version of what it shows and
+    taken from the cache (snapleague/fragments.py); a signed-in reader's has their own buttons (record,
+    report, confirm, play) and is rendered for them."""
+    if not signed_in(request.user):
+        public = series_selectors.series_public_get(series_id=series_id)
+        body = page_part(
+            topic=public.topic, version=public.version, render=lambda: _series_main_html(request, series_id)
+        )
+        return render(request, "tournaments/series.html", {"page": public, "body": body})
     page = series_selectors.series_page_get(user=request.user, series_id=series_id)
     return render(request, "tournaments/series.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+
+
+def _series_main_html(request: HttpRequest, series_id: int) -> str:
+    page = series_selectors.series_page_get(user=request.user, series_id=series_id)
+    context = {"page": page, "poll": LIVE_POLL_SECONDS}
+    return render_to_string("tournaments/_series_main.html", context, request=request)
 
 
 @require_GET

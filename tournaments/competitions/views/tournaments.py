@@ -9,10 +9,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
+from snapleague.fragments import page_part
+from snapleague.users import signed_in
 from tournaments.competitions import services as competition_services
 from tournaments.competitions.forms.stages import StageCreateForm
 from tournaments.competitions.forms.tournaments import (
@@ -30,6 +33,28 @@ from tournaments.pages import apply_service_error
 
 @require_GET
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The tournament page. An anonymous visitor's (the crowd's) is rendered once per version of
+    what it shows and taken from the cache (snapleague/fragments.py); a signed-in reader's has their
+    own buttons and forms and is rendered for them."""
+    if not signed_in(request.user):
+        public = tournament_selectors.tournament_public_get(tournament_id=tournament_id)
+        body = page_part(
+            topic=public.topic,
+            version=public.version,
+            render=lambda: _tournament_main_html(request, tournament_id),
+        )
+        return render(request, "tournaments/tournament.html", {"page": public, "body": body})
+    return _tournament_page(request, tournament_id)
+
+
+def _tournament_main_html(request: HttpRequest, tournament_id: int) -> str:
+    page = tournament_selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
+    sessions = session_selectors.tournament_sessions_list(tournament=page.tournament)
+    context = {"page": page, "sessions": sessions}
+    return render_to_string("tournaments/_tournament_main.html", context, request=request)
+
+
+def _tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     page = tournament_selectors.tournament_page_get(user=request.user, tournament_id=tournament_id)
     forms = {}
     if page.roles.organiser:
