@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from games.models import OnlineGame
@@ -214,18 +214,20 @@ class SeriesPublic:
 
 def series_public_get(*, series_id: int) -> SeriesPublic:
     """The series as an anonymous visitor sees it (NotFound in a draft) and the version of its page:
-    the stage's results version (games, status, placings, seats, flags), the count of result
-    versions and report changes (the live part's own version: corrections, reports, disputes),
-    the online games that finished or were entered by hand (its replay links), and the fields the
-    page prints. Small queries: each is cheaper to build than one with subqueries."""
+    the stage's results version (every result, correction and void of its games, and so their
+    status, placings, seats and flags: each goes through the result service, which raises it, as
+    does an online game's end in the same transaction), the reports and their changes (the live
+    part's own version), the hands entered card by card, and the fields the page prints. Three
+    small queries for a public tournament's series: each is cheaper to build than one statement
+    with subqueries."""
     series = Series.objects.select_related("round", "stage__tournament").filter(pk=series_id).first()
     if series is None or not tournament_visible_to(AnonymousUser(), series.stage.tournament):
         raise NotFound(code="series_not_found", message=_("No such series."))
     stage = series.stage
-    replays = OnlineGame.objects.filter(
-        Q(series=series, status=OnlineGame.Status.FINISHED, game_number__isnull=False)
-        | Q(table_game__series=series, source=OnlineGame.Source.HAND)
+    reports = ResultReport.objects.filter(series=series).aggregate(
+        n=Count("pk"), done=Count("pk", filter=~Q(status=ResultReport.Status.PENDING))
     )
+    hands = OnlineGame.objects.filter(table_game__series=series, source=OnlineGame.Source.HAND).count()
     parts = (
         stage.results_version,
         stage.name,
@@ -238,8 +240,8 @@ def series_public_get(*, series_id: int) -> SeriesPublic:
         series.table,
         series.format,
         series.round.number,
-        GameResult.objects.filter(game__series=series).count() + _reports_version(series),
-        replays.count(),
+        reports,
+        hands,
     )
     return SeriesPublic(
         series=series,

@@ -21,7 +21,6 @@ from tournaments.models import (
     Game,
     GameResult,
     Player,
-    RegistrationWindow,
     Round,
     Series,
     Session,
@@ -301,7 +300,11 @@ def tournament_public_get(*, tournament_id: int) -> TournamentPublic:
     voids move them), the stages' own fields, the entries, the sessions, the registration window
     and the tournament's own fields, read in a few small queries, not rendered. Whatever the page
     shows is in it, so the page's cached public part is never older than what it says."""
-    tournament = tournament_get(user=AnonymousUser(), tournament_id=tournament_id)
+    tournament = (
+        Tournament.objects.select_related("club", "registration_window").filter(pk=tournament_id).first()
+    )
+    if tournament is None or not tournament_visible_to(AnonymousUser(), tournament):
+        raise NotFound(code="tournament_not_found", message=_("No such tournament."))
     parts = (
         [
             tournament.name,
@@ -329,7 +332,7 @@ def tournament_public_get(*, tournament_id: int) -> TournamentPublic:
             .order_by("pk")
             .values_list("pk", "name", "starts_at", "venue", "online", "check_in")
         ),
-        RegistrationWindow.objects.filter(tournament=tournament).exists(),
+        hasattr(tournament, "registration_window"),  # read with the tournament
     )
     version = hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
     return TournamentPublic(
