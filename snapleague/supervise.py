@@ -256,6 +256,8 @@ def snapleague_children(
     ``background`` the ``background`` queue (``BACKGROUND_CONCURRENCY``, 1): see settings.py's
     ``CELERY_TASK_ROUTES``.
 
+    ``WS_DEFLATE=1``: websocket frames compressed (per-message deflate); off by default.
+
     ``WEB_CONCURRENCY`` (1 by default) web processes: more than one needs ``CHANNEL_LAYER_URL``
     (Redis), because online play sends a game's messages between the processes its players are
     connected to; refused otherwise.
@@ -292,6 +294,12 @@ def snapleague_children(
         "--timeout-graceful-shutdown",
         "5",
     ]
+    # Websocket frames go uncompressed unless WS_DEFLATE=1: per-message deflate compresses each frame
+    # once per socket (a fragment for a thousand watchers, a thousand times) and cost the online
+    # load benchmark about 7 % of the web process's CPU and half its p95 (docs/benchmarks.md,
+    # "Websocket compression"); the frames are small JSON, or HTML a phone takes uncompressed.
+    if env.get("WS_DEFLATE", "0").lower() not in {"1", "true", "yes", "on"}:
+        uvicorn += ["--ws-per-message-deflate", "false"]
     if web > 1:
         # uvicorn's own manager keeps N workers on one socket and replaces a dead one; we supervise
         # the manager (and kill its whole group when it goes).

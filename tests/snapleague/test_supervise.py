@@ -198,6 +198,14 @@ def test_one_web_process_by_default(tmp_path: Path) -> None:
     assert "--workers" not in web.argv
 
 
+def test_websocket_frames_go_uncompressed_unless_asked(tmp_path: Path) -> None:
+    """Per-message deflate costs CPU for every frame of every socket (docs/benchmarks.md)."""
+    web = snapleague_children({}, host="127.0.0.1", port=8000, var_dir=tmp_path)[0]
+    assert web.argv[web.argv.index("--ws-per-message-deflate") + 1] == "false"
+    web = snapleague_children({"WS_DEFLATE": "1"}, host="127.0.0.1", port=8000, var_dir=tmp_path)[0]
+    assert "--ws-per-message-deflate" not in web.argv
+
+
 def test_the_supervisor_refuses_several_web_processes_without_redis(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "CHANNEL_LAYER_URL"}
     done = subprocess.run(

@@ -411,3 +411,30 @@ def test_the_tonight_part_is_rendered_once_per_version_and_follows_the_room(
 
     for change in (a_check_in, named_tables, renamed_tables, a_later_start, a_result, check_in_closes):
         follows(change)
+
+
+def test_the_series_live_part_is_rendered_once_per_version_for_its_anonymous_watchers(
+    league: Stage, referee: Account, organiser: Account
+) -> None:
+    from django.urls import reverse
+
+    series = Series.objects.filter(stage=league).order_by("pk").first()
+    assert series is not None
+    a, b = (s.player for s in series.seats.select_related("player").order_by("seat"))
+    url = reverse("tournaments:series-games", args=[series.pk])
+    seen = _renders("tournaments/_series_games.html")
+    try:
+        first = Client().get(url)
+        assert Client().get(url).content == first.content and len(seen) == 1
+        assert first["Cache-Control"] == "public, max-age=0, s-maxage=1, must-revalidate"
+        assert Client().get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+        staff = Client()
+        staff.force_login(organiser)
+        assert staff.get(url)["Cache-Control"] == "private, no-cache" and len(seen) == 2
+        record_result(user=referee, series_id=series.pk, game_number=1, result=snapszer_win(a, b))
+        after = Client().get(url)
+        assert after["ETag"] != first["ETag"] and len(seen) == 3
+        cache.clear()
+        assert Client().get(url).content == after.content
+    finally:
+        _stop("tournaments/_series_games.html")

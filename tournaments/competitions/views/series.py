@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
-from snapleague.fragments import page_part
+from snapleague.fragments import fragment_response, page_part
 from snapleague.users import signed_in
 from tournaments.competitions.forms.stages import ForfeitForm
 from tournaments.competitions.selectors import series as series_selectors
@@ -42,8 +42,24 @@ def _series_main_html(request: HttpRequest, series_id: int) -> str:
 
 @require_GET
 def series_fragment(request: HttpRequest, series_id: int) -> HttpResponse:
+    """The series' live part (games, reports, status), what its watchers fetch when told "changed":
+    an anonymous visitor's is rendered once per version (snapleague/fragments.py), a signed-in
+    reader's (their buttons) for them."""
+    if not signed_in(request.user):
+        public = series_selectors.series_public_get(series_id=series_id)
+
+        def rendered() -> str:
+            page = series_selectors.series_page_get(user=request.user, series_id=series_id)
+            context = {"page": page, "poll": LIVE_POLL_SECONDS}
+            return render_to_string("tournaments/_series_games.html", context, request=request)
+
+        return fragment_response(
+            request, topic=f"{public.topic}:games", version=public.version, render=rendered
+        )
     page = series_selectors.series_page_get(user=request.user, series_id=series_id)
-    return render(request, "tournaments/_series_games.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+    response = render(request, "tournaments/_series_games.html", {"page": page, "poll": LIVE_POLL_SECONDS})
+    response["Cache-Control"] = "private, no-cache"  # their own buttons: never in a shared cache
+    return response
 
 
 @require_GET
