@@ -41,6 +41,54 @@ from tournaments.models import (
 # The browser tests' devices, marks and fixtures (``browser``, ``server``): tests/browser.py.
 pytest_plugins = ["tests.browser"]
 
+# The longest tests' modules, longest first (a whole suite's durations, 2026-12-05: their longest
+# test took 70 s down to 10 s on the 2 cores; docs/benchmarks.md). pytest-xdist hands the tests out
+# in collection order, one at a time as a worker frees up: a 50-s test collected near the end kept
+# one worker busy for its whole length after the other had run out of work. Taken first, the long
+# ones run while thousands of short tests still fill the other worker. Only the order changes (a
+# module's own tests keep theirs; an entry is the start of a test's id); every test runs as before.
+# bin/run's two tests start from one migrated directory, made by the first to need it
+# (tests/snapleague/test_bin_run.py): the second is taken a few minutes after the first, so that it
+# does not wait for it.
+LONGEST_FIRST = [
+    "tests/snapleague/test_bin_run.py::test_bin_run_restarts",
+    "tests/games/online/test_browser.py",
+    "tests/games/online/test_crash.py",
+    "tests/deploy/test_two_hosts.py",
+    "tests/games/online/test_snap_hidden_information.py",
+    "tests/games/online/test_snap_stats_browser.py",
+    "tests/snapleague/test_bin_run.py",
+    "tests/tournaments/competitions/test_api_formats.py",
+    "tests/tournaments/competitions/test_result_migration.py",
+    "tests/tournaments/competitions/formats/test_checker.py",
+    "tests/tournaments/notifications/test_newcomer_browser.py",
+    "tests/snapleague/test_backup.py",
+    "tests/snapleague/test_parallel.py",
+    "tests/snapleague/test_csp_browser.py",
+    "tests/tournaments/competitions/test_browser.py",
+    "tests/tournaments/nights/test_browser_sessions.py",
+    "tests/tournaments/competitions/test_screen_browser.py",
+    "tests/snapleague/test_deploy_settings.py",
+    "tests/tournaments/test_worker.py",
+    "tests/games/engine/test_contract.py",
+    "tests/tournaments/test_queues.py",
+    "tests/tournaments/competitions/test_reporting_browser.py",
+    "tests/tournaments/test_live_worker.py",
+    "tests/test_api_schema_snapshot.py",
+    "tests/tournaments/rankings/ratings/test_browser_ratings.py",
+    "tests/games/online/test_socket.py",
+    "tests/tournaments/accounts/test_mail.py",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next(
+            (n for n, start in enumerate(LONGEST_FIRST) if item.nodeid.startswith(start)), len(LONGEST_FIRST)
+        )
+
+    items.sort(key=rank)
+
 
 @pytest.fixture
 def hu_catalogue(settings: Any, tmp_path: Path) -> Iterator[None]:

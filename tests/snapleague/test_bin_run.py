@@ -5,9 +5,11 @@ SIGTERM leaves no process of any of its groups behind."""
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -27,23 +29,25 @@ AUTH = "Basic " + base64.b64encode(b"referee:referee-demo").decode()
 pytestmark = pytest.mark.worker
 
 
+def _environ(var: Path) -> dict[str, str]:
+    """bin/run's environment: the embedded default (SQLite, the file broker) in ``var``."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "CHANNEL_LAYER_URL", "WEB_CONCURRENCY"}
+    }
+    return env | {"SNAPLEAGUE_VAR_DIR": str(var), "PATH": f"{ROOT / '.venv' / 'bin'}:{env.get('PATH', '')}"}
+
+
 class BinRun:
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, migrated: Path) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp_path / "bin-run.log"
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "CHANNEL_LAYER_URL", "WEB_CONCURRENCY"}
-        }
-        env |= {
-            "SNAPLEAGUE_VAR_DIR": str(tmp_path / "var"),
-            "PORT": str(self.port),
-            "PATH": f"{ROOT / '.venv' / 'bin'}:{env.get('PATH', '')}",
-        }
+        shutil.copytree(migrated, tmp_path / "var")
+        env = _environ(tmp_path / "var") | {"PORT": str(self.port)}
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 [str(ROOT / "bin" / "run")], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
@@ -71,9 +75,41 @@ class BinRun:
             return json.load(response)
 
 
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A var directory where bin/run's first two steps have run once, as bin/run runs them
+    (``manage.py migrate``, ``manage.py demo_data``): each test's bin/run starts on a copy of it and
+    runs them again (both change nothing then). Migrating SQLite and loading the demo took 40 to 50 s
+    of each test's set-up on the loaded machine. Made once per run, by the first test to need it
+    (the pytest-xdist workers share the run's temporary directory, a lock between them); no log
+    file is kept: the tests look for the logs their own bin/run writes."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    made = shared / "bin-run-migrated"
+    with (shared / "bin-run-migrated.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (made / "done").exists():
+            shutil.rmtree(made, ignore_errors=True)
+            env = _environ(made / "var")
+            for command in (["migrate", "--noinput"], ["demo_data"]):
+                done = subprocess.run(
+                    [str(ROOT / ".venv" / "bin" / "python"), "manage.py", *command],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    check=False,
+                )
+                assert done.returncode == 0, done.stdout.decode()[-4000:]
+            for log in (made / "var").rglob("*.log"):
+                log.unlink()
+            (made / "done").touch()
+    return made / "var"
+
+
 @pytest.fixture
-def bin_run(tmp_path: Path) -> Iterator[BinRun]:
-    run = BinRun(tmp_path)
+def bin_run(tmp_path: Path, migrated: Path) -> Iterator[BinRun]:
+    run = BinRun(tmp_path, migrated)
     try:
         wait_until(
             lambda: "snapleague is running" in run.log or run.process.poll() is not None, 240, "bin/run"
