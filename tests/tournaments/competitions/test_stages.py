@@ -53,8 +53,12 @@ def test_a_sixteen_player_swiss_runs_to_the_end_from_results_alone(
     ]
     assert len(pairs) == len(set(pairs)) == 32  # no rematch
     stage_standings_recompute(stage_id=stage.pk)
-    top = StandingRow.objects.filter(stage=stage).order_by("position").first()
-    assert top is not None and top.player.name == "P001" and top.values["series_won"] == 4
+    # P001 wins every series it plays. Seat rules may float the round-3 leaders apart, so another
+    # player can finish unbeaten too (never having met P001); the tiebreaks then order the two.
+    rows = list(StandingRow.objects.filter(stage=stage).order_by("position").select_related("player"))
+    unbeaten = [row for row in rows if row.values["series_won"] == 4]
+    assert "P001" in {row.player.name for row in unbeaten} and rows[0] in unbeaten and len(unbeaten) <= 2
+    assert frozenset(row.player_id for row in unbeaten) not in pairs
     # The stored plans are the rounds the format published, read back exactly.
     state = stage_state(stage)
     assert [r.number for r in state.rounds] == [1, 2, 3, 4]

@@ -254,7 +254,9 @@ class GroupsPlayoff(BracketFormat):
         if published < group_rounds:
             if swiss:
                 due: tuple[PlannedRound, ...] = (
-                    self._swiss_round(state, groups, results, published + 1, bye_points),
+                    self._swiss_round(
+                        state, groups, results, published + 1, bye_points, last=published + 1 == group_rounds
+                    ),
                 )
             else:
                 due = () if published else self._round_robin(groups, group_rounds)
@@ -355,6 +357,8 @@ class GroupsPlayoff(BracketFormat):
         results: Mapping[str, tuple[int | None, ...]],
         number: int,
         bye_points: int,
+        *,
+        last: bool,
     ) -> PlannedRound:
         series: list[PlannedSeries] = []
         byes: list[PlayerId] = []
@@ -371,6 +375,7 @@ class GroupsPlayoff(BracketFormat):
                 key_prefix=f"{label}-",
                 first_table=len(series) + 1,
                 group=label,
+                last_round=last,
             )
             series += planned
             byes += [] if bye is None else [bye]

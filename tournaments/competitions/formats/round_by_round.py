@@ -56,8 +56,7 @@ class RoundByRound(StageWideStandings):
         players = stage_entrants(state, options)
         options = self.check_options(state.options, game=state.game, entrants=len(players))
         results = checked_results(state, draws=True)
-        rounds = options["rounds"]
-        total = rounds if isinstance(rounds, int) else default_swiss_rounds(len(players))
+        total = total_rounds(options, len(players))
         if state.rounds:
             waiting = undecided(state, results, state.rounds[-1])
             if waiting:
@@ -75,6 +74,12 @@ class RoundByRound(StageWideStandings):
 
     def finished(self, state: StageState) -> bool:
         return self.progress(state, pair=False)[2]
+
+
+def total_rounds(options: Mapping[str, object], entrants: int) -> int:
+    """How many rounds the stage plays: its ``rounds`` option, or ceil(log2 n)."""
+    rounds = options["rounds"]
+    return rounds if isinstance(rounds, int) else default_swiss_rounds(entrants)
 
 
 def default_swiss_rounds(entrants: int) -> int:

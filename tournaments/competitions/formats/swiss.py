@@ -15,7 +15,8 @@ How a round is paired (decisions also in docs/formats.md)
   cardinality; no edge between players who met). Edge weights encode, in strict priority:
   players floated down from a higher score group are paired; FIDE's colour rules for the first
   dealer (nobody deals first three times more than second, or the other way round, and nobody
-  sits in the same seat three times in a row); the squared score difference of the pair is small;
+  sits in the same seat three times in a row; in the last round a pair with a topscorer, over
+  half the points so far, is exempt, as in FIDE's Dutch system); the squared score difference of the pair is small;
   the lowest-ranked player of an odd pool is the one who floats down; the first-dealer balance
   (squared seat-0 minus seat-1 count); and, inside a score group, the top half meets the bottom
   half (1 v n/2+1, as FIDE's Dutch system starts).
@@ -39,7 +40,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import networkx as nx  # type: ignore[import-untyped]
 
@@ -61,7 +62,7 @@ from tournaments.competitions.formats.options import (
     checked_options,
     require_entrants,
 )
-from tournaments.competitions.formats.round_by_round import RoundByRound
+from tournaments.competitions.formats.round_by_round import RoundByRound, total_rounds
 from tournaments.competitions.formats.round_robin import PlayerId
 from tournaments.competitions.formats.state import effective_placings
 from tournaments.competitions.standings.chain import Tiebreak
@@ -89,6 +90,7 @@ class SwissHistory:
     met: set[frozenset[PlayerId]] = field(default_factory=set)
     byes: set[PlayerId] = field(default_factory=set)
     seats: dict[PlayerId, list[int]] = field(default_factory=dict)
+    topscorers: set[PlayerId] = field(default_factory=set)  # exempt from the colour rules
 
 
 def swiss_history(
@@ -133,10 +135,18 @@ def swiss_pairing(
     *,
     round_number: int,
     seed: str,
+    last_round: bool = False,
     block: int = BLOCK,
 ) -> tuple[list[tuple[PlayerId, PlayerId]], PlayerId | None]:
     """Pair ``active`` for round ``round_number``: the pairs in table order, seat 0 first, and the
-    bye (None with an even count). Raises Unpairable."""
+    bye (None with an even count). Raises Unpairable.
+
+    In the ``last_round`` the topscorers (over half the points the rounds so far could give) are
+    exempt from the colour rules, as FIDE's Dutch system exempts them (C.04.3 A.7, C.3): two
+    leaders meet in the last round even when one of them must then deal first, or second, a third
+    time running; otherwise they could be floated apart and both finish unbeaten."""
+    if last_round:
+        history = replace(history, topscorers={p for p in active if history.score[p] > round_number - 1})
     ranked = sorted(active, key=lambda p: (-history.score[p], seed_index[p]))
     rank = {p: i for i, p in enumerate(ranked)}
     bye: PlayerId | None = None
@@ -267,7 +277,7 @@ def _matching(
             weight = (
                 _BASE
                 - _SCORE * difference * difference
-                - _seat_penalty(history.seats[a], history.seats[b])
+                - _seat_penalty(history.seats[a], history.seats[b], rules=not {a, b} & history.topscorers)
                 - halves
             )
             if node_terms:
@@ -279,19 +289,22 @@ def _matching(
     return [(pool[i], pool[j]) for i, j in pairs], [p for i, p in enumerate(pool) if i not in matched]
 
 
-def _cost(seats: list[int], seat: int) -> int:
+def _cost(seats: list[int], seat: int, *, rules: bool = True) -> int:
     """How bad sitting in ``seat`` next is for a player with these past seats: the squared seat
     imbalance after it (weighted ``_DEALER``), plus ``_SEAT_RULE`` when it breaks FIDE's colour
-    rules (an imbalance of 3, or the same seat three times in a row)."""
+    rules (an imbalance of 3, or the same seat three times in a row) and ``rules`` holds."""
     balance = seats.count(0) - seats.count(1) + (1 if seat == 0 else -1)
     third_in_a_row = len(seats) >= 2 and seats[-1] == seats[-2] == seat
     broken = (abs(balance) >= 3) + third_in_a_row
-    return _SEAT_RULE * broken + _DEALER * balance * balance
+    return _SEAT_RULE * broken * rules + _DEALER * balance * balance
 
 
-def _seat_penalty(a: list[int], b: list[int]) -> int:
-    best = min(_cost(a, 0) + _cost(b, 1), _cost(a, 1) + _cost(b, 0))
-    return best - min(_cost(a, 0), _cost(a, 1)) - min(_cost(b, 0), _cost(b, 1))
+def _seat_penalty(a: list[int], b: list[int], *, rules: bool = True) -> int:
+    def cost(seats: list[int], seat: int) -> int:
+        return _cost(seats, seat, rules=rules)
+
+    best = min(cost(a, 0) + cost(b, 1), cost(a, 1) + cost(b, 0))
+    return best - min(cost(a, 0), cost(a, 1)) - min(cost(b, 0), cost(b, 1))
 
 
 def _seated(
@@ -321,14 +334,18 @@ def swiss_round(
     first_table: int = 1,
     group: str | None = None,
     phase_round: int | None = None,
+    last_round: bool = False,
 ) -> tuple[list[PlannedSeries], PlayerId | None]:
     """The series and bye of Swiss round ``round_number`` among ``players`` (in seeding order)
-    over ``history_rounds``. Raises FormatError("no_pairing_without_rematch")."""
+    over ``history_rounds``; ``last_round`` when no Swiss round follows it (topscorers, see
+    :func:`swiss_pairing`). Raises FormatError("no_pairing_without_rematch")."""
     active = [p for p in players if not state.withdrawn(p, round_number)]
     history = swiss_history(state, history_rounds, results, players, bye_points=bye_points)
     seed_index = {p: i for i, p in enumerate(players)}
     try:
-        pairs, bye = swiss_pairing(active, seed_index, history, round_number=round_number, seed=state.seed)
+        pairs, bye = swiss_pairing(
+            active, seed_index, history, round_number=round_number, seed=state.seed, last_round=last_round
+        )
     except Unpairable:
         raise FormatError(
             FormatErrorCode.NO_PAIRING_WITHOUT_REMATCH,
@@ -394,6 +411,7 @@ class Swiss(RoundByRound):
             round_number=number,
             history_rounds=state.rounds,
             bye_points=BYE_POINTS[str(options["bye"])],
+            last_round=number == total_rounds(options, len(players)),
         )
         return PlannedRound(number, tuple(series), () if bye is None else (bye,))
 

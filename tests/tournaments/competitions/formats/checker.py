@@ -229,22 +229,32 @@ def seat_rule_breaks(seats: Sequence[int], seat: int) -> int:
     return (abs(balance) >= 3) + (len(seats) >= 2 and seats[-1] == seats[-2] == seat)
 
 
+def pair_breaks(
+    seats: Mapping[Player, Sequence[int]], a: Player, b: Player, exempt: frozenset[Player]
+) -> int:
+    """The fewest seat rules the pair breaks, seated either way: none when one of them is exempt
+    (a topscorer in the last round, FIDE's Dutch system C.3)."""
+    if a in exempt or b in exempt:
+        return 0
+    return min(
+        seat_rule_breaks(seats[a], 0) + seat_rule_breaks(seats[b], 1),
+        seat_rule_breaks(seats[a], 1) + seat_rule_breaks(seats[b], 0),
+    )
+
+
 def best_pairing_cost(
     players: Sequence[Player],
     score: Mapping[Player, int],
     met: frozenset[frozenset[Player]],
     seats: Mapping[Player, Sequence[int]],
+    exempt: frozenset[Player] = frozenset(),
 ) -> tuple[int, int] | None:
     """The least (seat rules broken, sum of squared score differences) of any rematch-free
     pairing of ``players`` (an even number); None when there is none. Exhaustive: small fields."""
     order = list(players)
 
     def pair_cost(a: Player, b: Player) -> tuple[int, int]:
-        breaks = min(
-            seat_rule_breaks(seats[a], 0) + seat_rule_breaks(seats[b], 1),
-            seat_rule_breaks(seats[a], 1) + seat_rule_breaks(seats[b], 0),
-        )
-        return breaks, (score[a] - score[b]) ** 2
+        return pair_breaks(seats, a, b, exempt), (score[a] - score[b]) ** 2
 
     @cache
     def best(left: frozenset[int]) -> tuple[int, int] | None:
@@ -275,6 +285,11 @@ def swiss_pairing_exists(
     return any(_pairable(frozenset(active) - {c}, met) for c in active if c not in had_bye)
 
 
+def default_rounds(players: int) -> int:
+    """A Swiss's rounds when its options name none: ceil(log2 n), at least 1."""
+    return max(1, math.ceil(math.log2(max(players, 2))))
+
+
 def _swiss_group(
     record: Mapping[str, Any],
     players: Sequence[Player],
@@ -288,6 +303,7 @@ def _swiss_group(
     had_bye: set[Player] = set()
     seat_history: dict[Player, list[int]] = {p: [] for p in players}
     mine = set(players)
+    last = total_rounds or default_rounds(len(players))
     for index, rnd in enumerate(rounds):
         results = rnd["known"]["results"]
         withdrawals = _withdrawals(rnd["known"]["withdrawals"])
@@ -322,18 +338,14 @@ def _swiss_group(
         if len(seated) <= EXACT:
             # Within a field this small the pairing is one matching: no rematch-free pairing of
             # the same players breaks fewer seat rules, nor, with as few, has closer scores.
+            # In the last round the topscorers (over half the points so far) are exempt.
             score = swiss_scores(rounds[:index], results, withdrawals, players, bye)
+            exempt = frozenset(p for p in seated if rnd["number"] == last and score[p] > rnd["number"] - 1)
             mine_now = (
-                sum(
-                    min(
-                        seat_rule_breaks(seat_history[a], 0) + seat_rule_breaks(seat_history[b], 1),
-                        seat_rule_breaks(seat_history[a], 1) + seat_rule_breaks(seat_history[b], 0),
-                    )
-                    for a, b in (s["seats"] for s in series)
-                ),
+                sum(pair_breaks(seat_history, a, b, exempt) for a, b in (s["seats"] for s in series)),
                 sum((score[a] - score[b]) ** 2 for a, b in (s["seats"] for s in series)),
             )
-            best = best_pairing_cost(seated, score, frozenset(met), seat_history)
+            best = best_pairing_cost(seated, score, frozenset(met), seat_history, exempt)
             assert mine_now == best, f"round {rnd['number']}: pairing cost {mine_now}, but {best} is possible"
         for s in series:
             met.add(frozenset(s["seats"]))
@@ -368,7 +380,7 @@ def _swiss_end(
             f"round {number} was refused but can be paired without a rematch"
         )
         return
-    expected = total_rounds or max(1, math.ceil(math.log2(max(n, 2))))
+    expected = total_rounds or default_rounds(n)
     if len(rounds) < expected:
         last = _withdrawals(record["withdrawals"])
         assert sum(not _out(last, p, len(rounds) + 1) for p in players) < 2, "the Swiss ended early"

@@ -37,6 +37,7 @@ from tournaments.competitions.formats.registry import FORMATS, format_for
 from tournaments.competitions.formats.round_robin import round_robin_schedule, seeded_order, snap_tables
 from tournaments.competitions.formats.seeding import bracket_order, drop_orderings, snake
 from tournaments.competitions.formats.stored import rounds_from_json, rounds_to_json
+from tournaments.competitions.formats.swiss import SwissHistory, swiss_pairing
 from tournaments.competitions.standings.chain import Tiebreak, default_chain
 
 K = FormatKey
@@ -267,6 +268,27 @@ def test_swiss_pairs_by_score_groups() -> None:
     # round 1 sits second now
     dealt_first = {s.seats[0] for s in stage.rounds[0].series}
     assert all(b in dealt_first and a not in dealt_first for a, b in seats(second))
+
+
+def test_swiss_last_round_exempts_topscorers_from_the_seat_rules() -> None:
+    # FIDE's Dutch system (C.04.3 A.7, C.3): in the last round a pair with a topscorer may break
+    # the absolute colour rules. Leaders 1 and 2 (two wins) have both sat second twice: whoever
+    # sits second again does so a third time running. Before the last round they float apart to
+    # the one-win players; in the last round they meet, so that they cannot both finish unbeaten.
+    history = SwissHistory(
+        score={1: 4, 2: 4, 3: 2, 4: 2, 5: 2, 6: 2},
+        seats={1: [1, 1], 2: [1, 1], 3: [0, 1], 4: [1, 0], 5: [0, 1], 6: [1, 0]},
+    )
+    order = {p: p for p in history.score}
+
+    def leaders_meet(last_round: bool) -> bool:
+        pairs, _bye = swiss_pairing(
+            list(order), order, history, round_number=3, seed="s", last_round=last_round
+        )
+        return frozenset((1, 2)) in {frozenset(pair) for pair in pairs}
+
+    assert leaders_meet(last_round=True)
+    assert not leaders_meet(last_round=False)
 
 
 def test_swiss_refuses_a_round_it_cannot_pair_without_a_rematch() -> None:
