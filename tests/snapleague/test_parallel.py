@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.core.management.color import no_style
 from django.db import connection
 
 from snapleague.settings import BASE_DIR, parallel_test_worker_environ
@@ -169,3 +170,31 @@ def test_bin_test_runs_in_one_process_when_asked_or_when_printing(
     seen = _bin_test(tmp_path, *args, workers=workers)
     assert {s["worker"] for s in seen} == {"master"} and len(seen) == 2
     assert {(s["broker"], s["layer"], s["var"]) for s in seen} == {(BROKER, LAYER, f"{tmp_path}/var")}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_transactional_tests_flush_empties_every_table_linked_or_not(make_user: Any) -> None:
+    """The flush after a transactional test (``DELETE FROM`` each table on PostgreSQL, tests/conftest.py)
+    leaves every table empty, rows that refer to each other included, and the content types and
+    permissions are made again, as after Django's own flush."""
+    from django.contrib.auth.models import Permission
+    from django.core.management import call_command
+
+    from tournaments.models import Club, Player
+
+    club = Club.objects.create(name="Flush Club", slug="flush")
+    club.organisers.add(make_user("flusher"))
+    Player.objects.create(club=club, name="Anna", user=make_user("anna-flush"))
+    tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    call_command("flush", verbosity=0, interactive=False)
+    with connection.cursor() as cursor:
+        counts = {}
+        for table in tables:
+            cursor.execute(f"SELECT count(*) FROM {connection.ops.quote_name(table)}")
+            counts[table] = cursor.fetchone()[0]
+    assert {t for t, n in counts.items() if n} == {"django_content_type", "auth_permission"}
+    assert Permission.objects.filter(codename="add_club").exists()
+    if connection.vendor == "postgresql":
+        assert connection.ops.sql_flush(no_style(), ["tournaments_club"]) == [
+            'DELETE FROM "tournaments_club";'
+        ]
