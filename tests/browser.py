@@ -15,6 +15,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -70,6 +71,13 @@ def browser(
 def server(_end_live_server_sessions: None, one_connection_for_all_threads: None) -> Iterator[str]:
     """uvicorn serving the whole ASGI application (and static files) on a free port, in a thread;
     yields its base URL. pytest-django's ``live_server`` is WSGI: it cannot serve websockets."""
+    with serving() as base:
+        yield base
+
+
+@contextmanager
+def serving() -> Iterator[str]:
+    """``server`` for any scope: a module that shares one world between its tests serves it once."""
     listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listening.bind(("127.0.0.1", 0))

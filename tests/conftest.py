@@ -6,6 +6,7 @@ import asyncio
 import itertools
 import secrets
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -350,6 +351,13 @@ def one_connection_for_all_threads(transactional_db: None) -> Iterator[None]:
     other's tables ("database table is locked") instead of waiting. The price: another thread may
     read what an open transaction has written so far. On a server database or an SQLite file every
     thread has its own connection, as in production."""
+    with connection_shared_by_all_threads():
+        yield
+
+
+@contextmanager
+def connection_shared_by_all_threads() -> Iterator[None]:
+    """``one_connection_for_all_threads`` for any scope (a module's shared world)."""
     shared = connections[DEFAULT_DB_ALIAS]
     if shared.vendor != "sqlite" or not shared.is_in_memory_db():
         yield

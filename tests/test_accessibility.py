@@ -10,19 +10,22 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.core.management import call_command
+from django.test import Client, TransactionTestCase, override_settings
 from django.utils import timezone
 
 from games.engine.protocol import GameKind
 from games.online.services import table_create
+from snapleague.celery import app as celery_app
 from snapleague.chromium import CHROMIUM
 from snapleague.users import Account
-from tests.browser import PHONE
-from tests.conftest import record_result, snapszer_win
+from tests.browser import PHONE, serving
+from tests.conftest import connection_shared_by_all_threads, record_result, snapszer_win
 from tests.games.online.finished_games import play_snapszer
 from tournaments.clubs.services import organiser_invitation_create
 from tournaments.competitions.services import tournament_players_add
@@ -35,6 +38,7 @@ from tournaments.rankings.ladder import services as ladder_services
 
 AXE = Path(__file__).resolve().parent / "fixtures" / "axe" / "axe.min.js"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+MD5 = "django.contrib.auth.hashers.MD5PasswordHasher"  # as the other tests' (tests/conftest.py)
 
 pytestmark = [
     pytest.mark.browser,
@@ -51,20 +55,53 @@ class World:
     knockout: Stage
     played: Series
     player: Player
+    anna: Account
     casual: Any
-    snap: Any
     finished: Any
     invitation: str
     session: Any = None
     ladder: Any = None
 
+    def new_snap_table(self) -> Any:
+        """Anna's Snap table against a bot, as it is before anyone moves."""
+        return table_create(user=self.anna, kind="snap", options={}, seats=2, bots=["casual"])
 
-@pytest.fixture
-def world(make_user: Callable[..., Account], settings: Any) -> World:
-    settings.ONLINE_BOT_DELAY = 0.0
-    organiser = make_user("organiser", is_staff=True)
-    referee = make_user("referee")
-    anna_user = make_user("anna")
+
+@pytest.fixture(scope="module")
+def shared(
+    django_db_setup: None, django_db_blocker: Any, _end_live_server_sessions: None
+) -> Iterator[tuple[World, str]]:
+    """One world and one server for the module's tests, which only read pages (GET, Tab, axe): the
+    world is committed once, as a transactional test's data is, and flushed once at the end, instead
+    of being built, served and flushed for each of a hundred tests (about 1.3 s each). A live game
+    changes as it is played: the Snap table against a bot is made afresh for its tests
+    (``World.new_snap_table``)."""
+    celery_app.conf.task_always_eager = True  # as the tests' own ``_celery_eager`` does
+    with (
+        django_db_blocker.unblock(),
+        override_settings(ONLINE_BOT_DELAY=0.0, PASSWORD_HASHERS=[MD5]),
+        connection_shared_by_all_threads(),
+        # The tests stay transactional (what they write, a session, a table, is committed and
+        # seen by the server's threads), but the flush after each would empty the shared world.
+        mock.patch.object(TransactionTestCase, "_fixture_teardown", lambda self: None),
+    ):
+        try:
+            built = _build_world()
+            with serving() as base:
+                yield built, base
+        finally:
+            celery_app.conf.task_always_eager = False
+            call_command("flush", verbosity=0, interactive=False)
+
+
+def _make_user(username: str, **extra: Any) -> Account:
+    return get_user_model().objects.create_user(username=username, password="pw-for-tests-only", **extra)
+
+
+def _build_world() -> World:
+    organiser = _make_user("organiser", is_staff=True)
+    referee = _make_user("referee")
+    anna_user = _make_user("anna")
     club = Club.objects.create(name="Hatvan Card Club", slug="hatvan")
     club.organisers.add(organiser)
     names = ["Anna", "Bence", "Csilla", "Dániel"]
@@ -93,7 +130,6 @@ def world(make_user: Callable[..., Account], settings: Any) -> World:
     first, second = [s.player for s in played.seats.order_by("seat")]
     record_result(user=referee, series_id=played.pk, game_number=1, result=snapszer_win(first, second))
     casual = table_create(user=anna_user, kind=GameKind.SNAPSZER, options={"profile": "snapszer"}, seats=2)
-    snap = table_create(user=anna_user, kind="snap", options={}, seats=2, bots=["casual"])
     finished = table_create(
         user=anna_user, kind=GameKind.SNAPSZER, options={"profile": "snapszer"}, seats=2, bots=["casual"]
     )
@@ -125,8 +161,8 @@ def world(make_user: Callable[..., Account], settings: Any) -> World:
         knockout,
         played,
         people[0],
+        anna_user,
         casual,
-        snap,
         finished,
         token,
         session,
@@ -161,7 +197,7 @@ PAGES: dict[str, tuple[str | None, Callable[[World], str]]] = {
     "lobby": ("anna", lambda w: "/play/"),
     "join": ("referee", lambda w: f"/play/join/{w.casual.invite_token}/"),
     "snapszer table": ("anna", lambda w: f"/play/{w.casual.pk}/"),
-    "snap table": ("anna", lambda w: f"/play/{w.snap.pk}/"),
+    "snap table": ("anna", lambda w: f"/play/{w.new_snap_table().pk}/"),
     "replay": (None, lambda w: f"/play/{w.finished.pk}/replay/"),
     "verify": (None, lambda w: f"/play/{w.finished.pk}/verify/"),
     "fairness": (None, lambda w: "/play/fairness/"),
@@ -211,7 +247,8 @@ def _open(chromium: Any, base: str, device: dict[str, Any], username: str | None
 
 
 @pytest.fixture
-def opened(browser: Any, server: str, world: World) -> Iterator[Callable[..., Any]]:
+def opened(browser: Any, shared: tuple[World, str]) -> Iterator[Callable[..., Any]]:
+    world, server = shared
     contexts = []
 
     def open_page(name: str, device: dict[str, Any]) -> Any:
