@@ -46,9 +46,15 @@ function isFormPage(response) {
     (response.headers.get("Content-Type") || "").startsWith("text/html");
 }
 
-async function keepPage(path, response) {
-  if (!isFormPage(response)) return;
+// How many times someone has signed in or out on this phone since the worker started. A form page whose
+// fetch began before that is not kept after it: answered late, it would put the signed-out
+// referee's page back into the cache the sign-out has just emptied, for the next person to find.
+let sessionChanges = 0;
+
+async function keepPage(path, response, since) {
+  if (!isFormPage(response) || since !== sessionChanges) return;
   const cache = await caches.open(PAGES_CACHE);
+  if (since !== sessionChanges) return;  // signed in or out while the cache opened
   await cache.put(path, response);
 }
 
@@ -58,9 +64,10 @@ async function keptPage(path) {
 }
 
 async function formPage(request, path) {
+  const since = sessionChanges;
   try {
     const response = await Promise.race([fetch(request), timeout(NETWORK_WAIT_MS)]);
-    await keepPage(path, response.clone());
+    await keepPage(path, response.clone(), since);
     return response;
   } catch (error) {
     const kept = await keptPage(path);
@@ -78,7 +85,8 @@ async function postedForm(request, path) {
     // Recorded (a redirect to the series) or refused (the form with its errors): the kept page
     // should be the form for the next game now.
     if (response.redirected || response.ok) {
-      fetch(path, {credentials: "same-origin"}).then((fresh) => keepPage(path, fresh)).catch(() => {});
+      const since = sessionChanges;
+      fetch(path, {credentials: "same-origin"}).then((fresh) => keepPage(path, fresh, since)).catch(() => {});
     }
     return response;
   } catch (error) {
@@ -106,6 +114,7 @@ self.addEventListener("fetch", (event) => {
     if (RECORD_PATH.test(url.pathname)) {
       event.respondWith(postedForm(request, url.pathname));
     } else if (CONFIG.session_paths.includes(url.pathname)) {
+      sessionChanges += 1;
       event.waitUntil(caches.delete(PAGES_CACHE));
     }
   }
