@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -337,14 +337,17 @@ def test_kill_one_host_mid_evening(
             assert log.get(seq) == action, (client.game_id, seq, action, log.get(seq))
     assert sum(len(client.acked) for client in clients) > 0
     for game_id in placement:  # and the state is the fold of the log
-        game = OnlineGame.objects.get(pk=game_id)
-        actions = [
-            SNAPSZER.action_from_dict(a)
-            for a in game.log.order_by("seq").values_list("action", flat=True)
-            if a["type"] not in CONTROL_ROWS
-        ]
-        state, version = state_load(game)
-        assert version == game.version == game.log.count()
+        # Host b plays on: the game's row lock holds its owner's next write (which moves the
+        # version and appends the rows in one transaction) while the row and the log are read.
+        with transaction.atomic():
+            game = OnlineGame.objects.select_for_update().get(pk=game_id)
+            actions = [
+                SNAPSZER.action_from_dict(a)
+                for a in game.log.order_by("seq").values_list("action", flat=True)
+                if a["type"] not in CONTROL_ROWS
+            ]
+            state, version = state_load(game)
+            assert version == game.version == game.log.count()
         assert SNAPSZER.to_snapshot(state) == SNAPSZER.to_snapshot(SNAPSZER.replay(game.setup, actions))
 
 
