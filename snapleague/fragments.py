@@ -22,11 +22,16 @@ host with ``CACHE_URL`` (Redis).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from django.conf import settings
+from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
+from django.shortcuts import render as render_page
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -51,6 +56,32 @@ def page_part(*, topic: str, version: str, render: Callable[[], str]) -> SafeStr
     crowd opening the tournament page costs one rendering per version, not one each."""
     html = fragment_html(topic=topic, version=version, render=render, role="anonymous-page")
     return mark_safe(html)  # rendered by our templates, which escaped what they put in
+
+
+# Where the cached copy of an anonymous visitor's page has the visitor's CSRF token (the footer's
+# language form, htmx's header): each response puts its own visitor's token there.
+CSRF_SLOT = "csrf-slot-of-the-visitor-7c1f0e"
+
+
+def public_page(
+    request: HttpRequest, *, topic: str, version: str, template: str, context: Mapping[str, Any]
+) -> HttpResponse:
+    """An anonymous visitor's whole page of ``topic`` at ``version``: rendered once per version,
+    language and path, with a slot where the visitor's CSRF token goes, and filled for each
+    response. What else a page holds for one visitor only (messages to show, a query string that
+    the page repeats in its links) is rendered for that request, as before.
+
+    Everything the page shows, title and header included, must be in ``version`` (the views' own
+    ``*_public_get`` selectors), as for ``page_part``."""
+    if request.GET or len(get_messages(request)):
+        return render_page(request, template, context)
+    html = fragment_html(
+        topic=topic,
+        version=version,
+        role=f"anonymous-whole-page|{request.path}",
+        render=lambda: render_to_string(template, {**context, "csrf_token": CSRF_SLOT}, request=request),
+    )
+    return HttpResponse(html.replace(CSRF_SLOT, get_token(request)))
 
 
 def _cached(tag: str, render: Callable[[], str]) -> str:

@@ -5,12 +5,16 @@ and the reader's right to see the stage are kept, and the caching headers say wh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib import messages
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
-from django.test import Client
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
 from django.test.signals import template_rendered
 
 from snapleague.users import Account
@@ -193,14 +197,24 @@ def _main(url: str) -> str:
     return html[html.index("<main>") : html.index("</main>")]
 
 
+CSRF_VALUES = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+"')
+
+
+def _page(url: str) -> str:
+    """The whole page as an anonymous visitor gets it, the visitor's own CSRF token left out."""
+    response = Client().get(url)
+    assert response.status_code == 200, url
+    return CSRF_VALUES.sub(r'\1"', response.content.decode())
+
+
 def _follows(url: str, change: Callable[[], Any]) -> None:
-    """After ``change`` the cached page shows exactly what a fresh rendering of that moment shows,
-    and something else than before."""
-    before = _main(url)
+    """After ``change`` the cached page (all of it: title, header, footer) shows exactly what a
+    fresh rendering of that moment shows, and something else than before."""
+    before = _page(url)
     change()
-    after = _main(url)
+    after = _page(url)
     cache.clear()
-    assert after == _main(url), f"{url}: the cache served a page older than {change.__name__}"
+    assert after == _page(url), f"{url}: the cache served a page older than {change.__name__}"
     assert after != before, f"{url}: {change.__name__} changed nothing on the page"
 
 
@@ -236,6 +250,57 @@ def test_a_crowd_on_the_club_tournament_and_series_pages_costs_one_rendering_per
     tournament_url = f"/tournaments/{league.tournament_id}/"
     assert "Add players" in staff.get(tournament_url).content.decode()
     assert "Add players" not in _main(tournament_url)
+
+
+def test_the_whole_page_is_rendered_once_per_version_and_each_visitor_gets_their_own_csrf_token(
+    league: Stage,
+) -> None:
+    for url in _public_pages(league):
+        cache.clear()
+        seen = _renders("base.html")
+        try:
+            visitors = [Client(enforce_csrf_checks=True) for _ in range(3)]
+            pages = [visitor.get(url) for visitor in visitors]
+            assert len(seen) == 1, f"{url}: rendered {len(seen)} times for three visitors"
+        finally:
+            _stop("base.html")
+        tokens = [
+            re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode()) for page in pages
+        ]
+        assert all(tokens), url
+        assert len({t.group(1) for t in tokens if t}) == 3, f"{url}: visitors share a CSRF token"
+        assert all("csrf-slot" not in page.content.decode() for page in pages)
+        # Each token is the visitor's own: the footer's language form posts with it.
+        for visitor, token in zip(visitors, tokens, strict=True):
+            assert token is not None
+            answer = visitor.post(
+                "/i18n/setlang/", {"language": "hu", "next": url, "csrfmiddlewaretoken": token.group(1)}
+            )
+            assert answer.status_code == 302, f"{url}: the cached page's CSRF token was refused"
+        stranger = Client(enforce_csrf_checks=True)
+        refused = stranger.post(
+            "/i18n/setlang/", {"language": "hu", "csrfmiddlewaretoken": tokens[0].group(1)}
+        )
+        assert refused.status_code == 403
+
+
+def test_a_visitor_with_a_message_or_a_query_string_gets_a_page_of_their_own(league: Stage) -> None:
+    url = f"/tournaments/{league.tournament_id}/"
+    Client().get(url)  # the cached copy exists
+    visitor = Client()
+    visitor.get(url)
+    # A message waiting for this visitor (a sign-out's "You have signed out.") is shown to them.
+    storage = CookieStorage(RequestFactory().get("/"))
+    storage.add(messages.INFO, "Goodbye for tonight.")
+    carrier = HttpResponse()
+    storage.update(carrier)
+    visitor.cookies["messages"] = carrier.cookies["messages"].value
+    assert "Goodbye for tonight." in visitor.get(url).content.decode()
+    assert "Goodbye for tonight." not in Client().get(url).content.decode()
+    # The page repeats its query string (the login link's next, the language form's): not shared.
+    tagged = Client().get(url + "?from=poster").content.decode()
+    assert "from%3Dposter" in tagged or "from=poster" in tagged
+    assert "from=poster" not in Client().get(url).content.decode()
 
 
 def test_every_change_the_tournament_page_shows_is_a_new_version(
