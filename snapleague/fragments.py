@@ -21,8 +21,9 @@ host with ``CACHE_URL`` (Redis).
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -64,15 +65,24 @@ CSRF_SLOT = "csrf-slot-of-the-visitor-7c1f0e"
 
 
 def public_page(
-    request: HttpRequest, *, topic: str, version: str, template: str, context: Mapping[str, Any]
+    request: HttpRequest,
+    *,
+    public: Any,
+    template: str,
+    main: Callable[[], str],
 ) -> HttpResponse:
     """An anonymous visitor's whole page of ``topic`` at ``version``: rendered once per version,
     language and path, with a slot where the visitor's CSRF token goes, and filled for each
     response. What else a page holds for one visitor only (messages to show, a query string that
     the page repeats in its links) is rendered for that request, as before.
 
-    Everything the page shows, title and header included, must be in ``version`` (the views' own
-    ``*_public_get`` selectors), as for ``page_part``."""
+    ``public`` is what the view's ``*_public_get`` selector read: its ``topic`` and ``version``
+    (everything the page shows, title and header included), given to the template as ``page``;
+    ``main`` renders the page's ``<main>``, itself cached as a ``page_part`` (the template shows
+    it as ``body``)."""
+    topic, version = public.topic, public.version
+    body = functools.cache(lambda: page_part(topic=topic, version=version, render=main))
+    context = {"page": public, "body": body}
     if request.GET or len(get_messages(request)):
         return render_page(request, template, context)
     html = fragment_html(

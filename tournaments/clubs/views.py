@@ -10,7 +10,6 @@ services and selectors stay in their concerns."""
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from django.contrib import messages
@@ -24,7 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from snapleague.errors import ApplicationError
-from snapleague.fragments import page_part, public_page
+from snapleague.fragments import public_page
 from snapleague.users import signed_in
 from tournaments.access import user_is_organiser
 from tournaments.accounts.selectors import user_display
@@ -111,19 +110,11 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         club = selectors.club_get(slug=slug)
         opened = registrations_open_in(club=club)
         public = tournament_selectors_module.club_public_get(club=club, registrations_open=opened)
-        body = functools.cache(
-            lambda: page_part(
-                topic=public.topic,
-                version=public.version,
-                render=lambda: _club_main_html(request, slug, opened),
-            )
-        )
         return public_page(
             request,
-            topic=public.topic,
-            version=public.version,
+            public=public,
             template="tournaments/club.html",
-            context={"page": public, "body": body},
+            main=lambda: _club_main_html(request, slug, opened),
         )
     page = tournament_selectors_module.club_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm() if page.is_organiser else None

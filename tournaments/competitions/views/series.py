@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -13,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
-from snapleague.fragments import fragment_response, page_part, public_page
+from snapleague.fragments import fragment_response, public_page
 from snapleague.users import signed_in
 from tournaments.competitions.forms.stages import ForfeitForm
 from tournaments.competitions.selectors import series as series_selectors
@@ -28,19 +26,11 @@ def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
     report, confirm, play) and is rendered for them."""
     if not signed_in(request.user):
         public = series_selectors.series_public_get(series_id=series_id)
-        body = functools.cache(
-            lambda: page_part(
-                topic=public.topic,
-                version=public.version,
-                render=lambda: _series_main_html(request, series_id),
-            )
-        )
         return public_page(
             request,
-            topic=public.topic,
-            version=public.version,
+            public=public,
             template="tournaments/series.html",
-            context={"page": public, "body": body},
+            main=lambda: _series_main_html(request, series_id),
         )
     page = series_selectors.series_page_get(user=request.user, series_id=series_id)
     return render(request, "tournaments/series.html", {"page": page, "poll": LIVE_POLL_SECONDS})

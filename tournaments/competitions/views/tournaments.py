@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from django.contrib import messages
@@ -15,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError
-from snapleague.fragments import page_part, public_page
+from snapleague.fragments import public_page
 from snapleague.users import signed_in
 from tournaments.competitions import services as competition_services
 from tournaments.competitions.forms.stages import StageCreateForm
@@ -39,19 +38,11 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     own buttons and forms and is rendered for them."""
     if not signed_in(request.user):
         public = tournament_selectors.tournament_public_get(tournament_id=tournament_id)
-        body = functools.cache(
-            lambda: page_part(
-                topic=public.topic,
-                version=public.version,
-                render=lambda: _tournament_main_html(request, tournament_id),
-            )
-        )
         return public_page(
             request,
-            topic=public.topic,
-            version=public.version,
+            public=public,
             template="tournaments/tournament.html",
-            context={"page": public, "body": body},
+            main=lambda: _tournament_main_html(request, tournament_id),
         )
     return _tournament_page(request, tournament_id)
 
