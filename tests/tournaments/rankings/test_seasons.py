@@ -7,6 +7,7 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
 
 from snapleague.errors import ApplicationError, NotFound, PermissionDenied
 from snapleague.users import Account
@@ -157,7 +158,7 @@ def test_a_tournament_without_a_start_counts_on_the_day_it_was_created(
     organiser: Account, club: Club
 ) -> None:
     undated = _tournament(club, "Undated", None)
-    today = undated.created_at.date()
+    today = timezone.localdate(undated.created_at)  # the club's day, not UTC's (they differ after 23:00 UTC)
     season = a_season(organiser, club, starts_on=today, ends_on=today)
     assert [c.tournament for c in season_candidates(season=season) if c.included] == [undated]
 
