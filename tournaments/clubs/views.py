@@ -40,6 +40,7 @@ from tournaments.competitions.forms.tournaments import TournamentCreateForm
 from tournaments.competitions.registration import registrations_open_in
 from tournaments.competitions.selectors import players as player_selectors
 from tournaments.competitions.selectors import tournaments as tournament_selectors_module
+from tournaments.competitions.selectors.public import club_public_get
 from tournaments.competitions.table_sheets import qr_svg
 from tournaments.integrations import calendar as session_calendar
 from tournaments.nights import selectors as session_selectors
@@ -107,14 +108,12 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     taken from the cache (snapleague/fragments.py); a signed-in reader's has their own join state
     and an organiser's forms."""
     if not signed_in(request.user):
-        club = selectors.club_get(slug=slug)
-        opened = registrations_open_in(club=club)
-        public = tournament_selectors_module.club_public_get(club=club, registrations_open=opened)
+        public = club_public_get(slug=slug)
         return public_page(
             request,
             public=public,
             template="tournaments/club.html",
-            main=lambda: _club_main_html(request, slug, opened),
+            main=lambda: _club_main_html(request, slug, public.tournaments_open()),
         )
     page = tournament_selectors_module.club_page_get(user=request.user, slug=slug)
     form = TournamentCreateForm() if page.is_organiser else None

@@ -112,9 +112,13 @@ def test_a_draft_stage_stays_hidden_even_when_its_fragment_is_cached(
     stage = stage_create(user=organiser, tournament=draft, name="League", format="round_robin")
     staff = Client()
     staff.force_login(organiser)
-    for path in ("standings/table/", "body/"):
+    for path in ("standings/table/", "body/", "", "standings/"):
         assert staff.get(f"/stages/{stage.pk}/{path}").status_code == 200
         assert Client().get(f"/stages/{stage.pk}/{path}").status_code == 404
+    # Once its first round is out the draft is public, pages and all.
+    stage_round_publish(user=organiser, stage_id=stage.pk)
+    for path in ("standings/table/", "body/", "", "standings/"):
+        assert Client().get(f"/stages/{stage.pk}/{path}").status_code == 200
 
 
 def test_anonymous_fragments_may_be_micro_cached_by_a_proxy_and_signed_in_ones_never(
@@ -252,10 +256,15 @@ def test_a_crowd_on_the_club_tournament_and_series_pages_costs_one_rendering_per
     assert "Add players" not in _main(tournament_url)
 
 
+def _whole_pages(stage: Stage) -> list[str]:
+    """Every page an anonymous visitor gets whole from the cache."""
+    return [*_public_pages(stage), f"/stages/{stage.pk}/", f"/stages/{stage.pk}/standings/"]
+
+
 def test_the_whole_page_is_rendered_once_per_version_and_each_visitor_gets_their_own_csrf_token(
     league: Stage,
 ) -> None:
-    for url in _public_pages(league):
+    for url in _whole_pages(league):
         cache.clear()
         seen = _renders("base.html")
         try:
@@ -337,6 +346,24 @@ def test_every_change_the_tournament_page_shows_is_a_new_version(
 
     for change in (a_result, a_new_entry, a_session, players_report, a_result):
         _follows(url, change)
+
+
+def test_every_change_the_stage_and_standings_pages_show_is_a_new_version(
+    league: Stage, organiser: Account, referee: Account
+) -> None:
+    stage_url, standings_url = f"/stages/{league.pk}/", f"/stages/{league.pk}/standings/"
+
+    def a_result() -> None:
+        _win_next(league, referee)
+
+    def a_series_decided() -> None:
+        series = _win_next(league, referee)
+        while Series.objects.get(pk=series.pk).status != Series.Status.DECIDED:
+            _win_next(league, referee)
+
+    for url in (stage_url, standings_url):
+        _follows(url, a_result)
+        _follows(url, a_series_decided)
 
 
 def test_every_change_the_series_and_club_pages_show_is_a_new_version(

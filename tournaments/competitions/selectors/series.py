@@ -3,11 +3,9 @@ forms of recorders and organisers on it."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from games.models import OnlineGame
@@ -21,7 +19,6 @@ from tournaments.competitions.selectors.tournaments import (
     Roles,
     roles_get,
     series_get,
-    tournament_visible_to,
 )
 from tournaments.competitions.series.values import Due
 from tournaments.models import (
@@ -199,56 +196,6 @@ def _reports_version(series: Series) -> int:
     """Rises with every players' report and every report that stops waiting (docs/results.md)."""
     rows = ResultReport.objects.filter(series=series)
     return rows.count() + rows.exclude(status=ResultReport.Status.PENDING).count()
-
-
-@dataclass(frozen=True)
-class SeriesPublic:
-    """What an anonymous visitor's series page is keyed by (snapleague/fragments.py): the series,
-    its tournament, and the version of everything the page shows."""
-
-    series: Series
-    tournament: Tournament
-    topic: str
-    version: str
-
-
-def series_public_get(*, series_id: int) -> SeriesPublic:
-    """The series as an anonymous visitor sees it (NotFound in a draft) and the version of its page:
-    the stage's results version (every result, correction and void of its games, and so their
-    status, placings, seats and flags: each goes through the result service, which raises it, as
-    does an online game's end in the same transaction), the reports and their changes (the live
-    part's own version), the hands entered card by card, and the fields the page prints. Three
-    small queries for a public tournament's series: each is cheaper to build than one statement
-    with subqueries."""
-    series = Series.objects.select_related("round", "stage__tournament").filter(pk=series_id).first()
-    if series is None or not tournament_visible_to(AnonymousUser(), series.stage.tournament):
-        raise NotFound(code="series_not_found", message=_("No such series."))
-    stage = series.stage
-    reports = ResultReport.objects.filter(series=series).aggregate(
-        n=Count("pk"), done=Count("pk", filter=~Q(status=ResultReport.Status.PENDING))
-    )
-    hands = OnlineGame.objects.filter(table_game__series=series, source=OnlineGame.Source.HAND).count()
-    parts = (
-        stage.results_version,
-        stage.name,
-        stage.tournament.name,
-        stage.tournament.game,
-        stage.tournament.result_mode,
-        series.status,
-        series.placings,
-        series.flagged,
-        series.table,
-        series.format,
-        series.round.number,
-        reports,
-        hands,
-    )
-    return SeriesPublic(
-        series=series,
-        tournament=stage.tournament,
-        topic=f"series:{series.pk}:{series.seed_hash}",
-        version=hashlib.sha256(repr(parts).encode()).hexdigest()[:24],
-    )
 
 
 def series_version_get(*, user: AnyUser, series_id: int) -> int:

@@ -3,12 +3,10 @@ the club and tournament pages, the organisers' form fetches and the audit log pa
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import NotFound
@@ -23,7 +21,6 @@ from tournaments.models import (
     Player,
     Round,
     Series,
-    Session,
     Stage,
     Tournament,
 )
@@ -247,98 +244,6 @@ def tournament_page_get(*, user: AnyUser, tournament_id: int) -> TournamentPage:
         referees=list(tournament.referees.all()),
         addable_players=addable,
         voided=voided,
-    )
-
-
-@dataclass(frozen=True)
-class ClubPublic:
-    """What an anonymous visitor's club page is keyed by (snapleague/fragments.py)."""
-
-    club: Club
-    topic: str
-    version: str
-
-
-def club_public_get(*, club: Club, registrations_open: list[Tournament]) -> ClubPublic:
-    """The club and the version of its page as an anonymous visitor sees it: the club's tournaments
-    (their fields; every stage's results version, which moves when a draft's first round makes it
-    public), how many entries (count and newest), its players, and the tournaments whose
-    registration is open now (``registrations_open``: the clock decides, so it is read each time)."""
-    entries = Entry.objects.filter(tournament__club=club).aggregate(n=Count("pk"), last=Max("pk"))
-    parts = (
-        club.name,
-        list(
-            Tournament.objects.filter(club=club)
-            .order_by("pk")
-            .values_list("pk", "name", "status", "game", "series_format", "starts_at")
-        ),
-        list(Stage.objects.filter(tournament__club=club).order_by("pk").values_list("pk", "results_version")),
-        entries,
-        list(Player.objects.filter(club=club).order_by("pk").values_list("pk", "name")),
-        [t.pk for t in registrations_open],
-    )
-    return ClubPublic(
-        club=club,
-        topic=f"club:{club.pk}:{club.created_at.timestamp()}",
-        version=hashlib.sha256(repr(parts).encode()).hexdigest()[:24],
-    )
-
-
-@dataclass(frozen=True)
-class TournamentPublic:
-    """What an anonymous visitor's tournament page is keyed by (snapleague/fragments.py): the
-    tournament, and the version of everything its page shows."""
-
-    tournament: Tournament
-    topic: str
-    version: str
-
-
-def tournament_public_get(*, tournament_id: int) -> TournamentPublic:
-    """The tournament as an anonymous visitor sees it (NotFound for a draft) and the version of its
-    page: every stage's results and standings versions (its rounds, series, seats, placings and
-    voids move them), the stages' own fields, the entries, the sessions, the registration window
-    and the tournament's own fields, read in a few small queries, not rendered. Whatever the page
-    shows is in it, so the page's cached public part is never older than what it says."""
-    tournament = (
-        Tournament.objects.select_related("club", "registration_window").filter(pk=tournament_id).first()
-    )
-    if tournament is None or not tournament_visible_to(AnonymousUser(), tournament):
-        raise NotFound(code="tournament_not_found", message=_("No such tournament."))
-    parts = (
-        [
-            tournament.name,
-            tournament.status,
-            tournament.game,
-            tournament.series_format,
-            tournament.rules_profile,
-            tournament.rules_options,
-            tournament.result_mode,
-            tournament.club.slug,
-            tournament.club.name,
-        ],
-        list(
-            Stage.objects.filter(tournament=tournament)
-            .order_by("pk")
-            .values_list("pk", "results_version", "standings_version", "name", "format", "options", "order")
-        ),
-        list(
-            Entry.objects.filter(tournament=tournament)
-            .order_by("pk")
-            .values_list("pk", "player_id", "withdrawn")
-        ),
-        list(
-            Session.objects.filter(tournament=tournament)
-            .order_by("pk")
-            .values_list("pk", "name", "starts_at", "venue", "online", "check_in")
-        ),
-        hasattr(tournament, "registration_window"),  # read with the tournament
-    )
-    version = hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
-    return TournamentPublic(
-        tournament=tournament,
-        topic=f"tournament:{tournament.pk}:{tournament.created_at.timestamp()}",
-        version=version,
     )
 
 

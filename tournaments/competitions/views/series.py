@@ -15,6 +15,7 @@ from snapleague.fragments import fragment_response, public_page
 from snapleague.users import signed_in
 from tournaments.competitions.forms.stages import ForfeitForm
 from tournaments.competitions.selectors import series as series_selectors
+from tournaments.competitions.selectors.public import series_public_get
 from tournaments.competitions.stages import withdrawals as stages_withdrawals
 from tournaments.pages import LIVE_POLL_SECONDS, refusal_told, version_changed
 
@@ -25,7 +26,7 @@ def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
     taken from the cache (snapleague/fragments.py); a signed-in reader's has their own buttons (record,
     report, confirm, play) and is rendered for them."""
     if not signed_in(request.user):
-        public = series_selectors.series_public_get(series_id=series_id)
+        public = series_public_get(series_id=series_id)
         return public_page(
             request,
             public=public,
@@ -48,7 +49,7 @@ def series_fragment(request: HttpRequest, series_id: int) -> HttpResponse:
     an anonymous visitor's is rendered once per version (snapleague/fragments.py), a signed-in
     reader's (their buttons) for them."""
     if not signed_in(request.user):
-        public = series_selectors.series_public_get(series_id=series_id)
+        public = series_public_get(series_id=series_id)
 
         def rendered() -> str:
             page = series_selectors.series_page_get(user=request.user, series_id=series_id)

@@ -19,12 +19,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from snapleague.errors import ApplicationError, NotFound
-from snapleague.fragments import fragment_html, fragment_response
+from snapleague.fragments import fragment_html, fragment_response, public_page
+from snapleague.users import signed_in
 from tournaments.competitions import table_sheets
 from tournaments.competitions.forms.stages import StageCreateForm, WithdrawForm
 from tournaments.competitions.selectors import stages as stage_selectors
 from tournaments.competitions.selectors import standings as standings_selectors
 from tournaments.competitions.selectors import tournaments as tournament_selectors
+from tournaments.competitions.selectors.public import stage_public_get
 from tournaments.competitions.stages import create as stages_create
 from tournaments.competitions.stages import publish as stages_publish
 from tournaments.competitions.stages import state as stages_state
@@ -51,6 +53,8 @@ def stage_detail(request: HttpRequest, stage_id: int) -> HttpResponse:
     """The stage page. Its rounds and bracket are the live fragment, the same for every reader and
     taken from the cache (rendered once per version); only its organisers' forms need the whole
     stage read again."""
+    if not signed_in(request.user):
+        return _anonymous_stage_page(request, "stage", stage_id)
     header = stage_selectors.stage_header_get(user=request.user, stage_id=stage_id)
     if header.roles.organiser:
         return _stage_page(request, stage_selectors.stage_page_get(user=request.user, stage_id=stage_id))
@@ -91,8 +95,10 @@ def stage_round_sheets(request: HttpRequest, stage_id: int, number: int) -> Http
 @require_GET
 def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
     """The standings page: its table is the live fragment, from the cache (rendered once per version)."""
+    if not signed_in(request.user):
+        return _anonymous_stage_page(request, "standings", stage_id)
     header = stage_selectors.stage_header_get(user=request.user, stage_id=stage_id)
-    context = {"page": header, "table": _live_fragment_in_page(request, "standings", header.stage)}
+    context = {"page": header, "body": _live_fragment_in_page(request, "standings", header.stage)}
     return render(request, "tournaments/standings.html", context)
 
 
@@ -144,6 +150,18 @@ def _live_fragment_in_page(request: HttpRequest, name: str, stage: Any) -> SafeS
         render=lambda: LIVE_FRAGMENTS[name](request, stage.pk),
     )
     return mark_safe(html)  # rendered by our templates, which escaped what they put in
+
+
+def _anonymous_stage_page(request: HttpRequest, name: str, stage_id: int) -> HttpResponse:
+    """An anonymous visitor's stage or standings page (``name``): whole from the cache, once per
+    version of its live fragment and header (snapleague/fragments.py ``public_page``)."""
+    public = stage_public_get(stage_id=stage_id, page=name)
+    return public_page(
+        request,
+        public=public,
+        template=f"tournaments/{name}.html",
+        main=lambda: _live_fragment_in_page(request, name, public.live),
+    )
 
 
 def live_fragment_html(name: str, stage_id: int) -> str | None:

@@ -26,6 +26,7 @@ from tournaments.competitions.forms.tournaments import (
 )
 from tournaments.competitions.results import disputes as dispute_reads
 from tournaments.competitions.selectors import tournaments as tournament_selectors
+from tournaments.competitions.selectors.public import tournament_public_get
 from tournaments.nights import selectors as session_selectors
 from tournaments.nights.forms import SessionCreateForm
 from tournaments.pages import apply_service_error
@@ -37,7 +38,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     what it shows and taken from the cache (snapleague/fragments.py); a signed-in reader's has their
     own buttons and forms and is rendered for them."""
     if not signed_in(request.user):
-        public = tournament_selectors.tournament_public_get(tournament_id=tournament_id)
+        public = tournament_public_get(tournament_id=tournament_id)
         return public_page(
             request,
             public=public,
