@@ -25,6 +25,24 @@ _INT_STAND_IN = -7_318_993_000_000
 _STR_STAND_IN = "\x1fstand-in:{}\x1f"
 
 
+def _run(connection: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return list(cursor.fetchall())
+    # PostgreSQL plans a statement each time it is sent with its values inlined (Django's
+    # client-side binding): 0.1-0.9 ms for these reads, more than running them. Sent with its
+    # parameters apart and prepared, it is planned once per connection (pooled connections live
+    # on). The connection's adapters are Django's, so the values come back as through Django.
+    import psycopg
+
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params, prepare=True)
+        return cursor.fetchall()
+
+
 @dataclass(frozen=True)
 class _Compiled:
     sql: str
@@ -56,9 +74,7 @@ class CompiledRead:
         params = list(compiled.params)
         for position, key in compiled.slots:
             params[position] = keys[key]
-        with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
-            rows = cursor.fetchall()
+        rows = _run(connection, compiled.sql, params)
         if not compiled.converters:
             return [tuple(row) for row in rows]
         converted = []

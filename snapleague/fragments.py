@@ -16,13 +16,18 @@ it for a second and must revalidate after); signed-in readers ``private, no-cach
 the language and the cookie.
 
 The cache is Django's default: per process in the embedded default, shared by every process and
-host with ``CACHE_URL`` (Redis).
+host with ``CACHE_URL`` (Redis). With a shared cache each process also keeps the fragments it
+served last in its own memory (``FRAGMENT_LOCAL_ENTRIES``, least recently used out first): what is
+stored under a key never goes stale (the key holds the version), so a copy is as good as the shared
+one, and a crowd's request costs no round trip to Redis and no copy of the page over it.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -94,14 +99,50 @@ def public_page(
     return HttpResponse(html.replace(CSRF_SLOT, get_token(request)))
 
 
+class _Recent:
+    """The fragments this process served last, by key: a bounded, thread-safe LRU in front of the
+    shared cache (its entries never go stale: each key holds its version)."""
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            html = self._entries.get(key)
+            if html is not None:
+                self._entries.move_to_end(key)
+            return html
+
+    def put(self, key: str, html: str, most: int) -> None:
+        with self._lock:
+            self._entries[key] = html
+            self._entries.move_to_end(key)
+            while len(self._entries) > most:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+recent = _Recent()
+
+
 def _cached(tag: str, render: Callable[[], str]) -> str:
     key = f"fragment:{tag}"
     keep = settings.FRAGMENT_CACHE_SECONDS  # 0: render every time (for comparison)
-    html = cache.get(key) if keep else None
+    if not keep:
+        return render()
+    local = settings.FRAGMENT_LOCAL_ENTRIES  # 0: none (the default cache is already this process's)
+    html = recent.get(key) if local else None
     if html is None:
-        html = render()
-        if keep:
+        html = cache.get(key)
+        if html is None:
+            html = render()
             cache.set(key, html, keep)
+        if local:
+            recent.put(key, html, local)
     return html
 
 

@@ -224,6 +224,12 @@ elif _db["ENGINE"] == "django.db.backends.postgresql":
             # ending stray sessions) is found and replaced when it is taken, not used and failed.
             "check": ConnectionPool.check_connection,
         }
+    # Statements are prepared only when one asks (psycopg's threshold, never reached otherwise; None
+    # would refuse even those): the public pages' version reads (snapleague/compiled.py), planned
+    # once per connection instead of each time. Django's own client-side cursors never prepare.
+    # DATABASE_PREPARE=0 turns that off (a PgBouncer in transaction mode older than 1.21).
+    if get_bool_from_env("DATABASE_PREPARE", True):
+        _db.setdefault("OPTIONS", {}).setdefault("prepare_threshold", 1_000_000_000)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth, i18n ---------------------------------------------------------------------------------
@@ -504,6 +510,10 @@ CACHES = {
 # Only frees memory: a fragment's key holds its version, so nothing stale is ever served. 0: every
 # request renders (the behaviour before the cache; benchmarks/herd.py compares the two).
 FRAGMENT_CACHE_SECONDS = int(os.environ.get("FRAGMENT_CACHE_SECONDS", "3600"))
+# With a shared cache, how many fragments each process also keeps in its own memory (the most
+# recently served; a key holds its version, so a copy never goes stale). 0 without CACHE_URL: the
+# default cache is then this process's already.
+FRAGMENT_LOCAL_ENTRIES = int(os.environ.get("FRAGMENT_LOCAL_ENTRIES", "500" if CACHE_URL else "0"))
 
 # --- Channels -----------------------------------------------------------------------------------
 # "default": across processes when CHANNEL_LAYER_URL names a Redis, in memory otherwise (online play).

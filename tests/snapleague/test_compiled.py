@@ -100,3 +100,21 @@ def test_keys_are_checked_before_anything_runs(club: Club) -> None:
         read.rows(club=club.pk, other=1)
     with pytest.raises(ImproperlyConfigured):
         CompiledRead(lambda when: Player.objects.filter(created_at=when), when=float)
+
+
+def test_on_postgresql_the_read_is_a_statement_prepared_once_per_connection(club: Club) -> None:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    read = CompiledRead(lambda slug: Club.objects.filter(slug=slug).values_list("name"), slug=str)
+
+    def prepared() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return [row[0] for row in cursor.fetchall() if "tournaments_club" in row[0]]
+
+    before = prepared()
+    assert read.rows(slug="hatvan") == [("Hatvan Card Club",)]
+    assert read.rows(slug="nowhere") == []
+    assert len(prepared()) == len(before) + 1  # one statement, for both keys

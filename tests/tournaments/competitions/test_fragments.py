@@ -17,6 +17,7 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 from django.test.signals import template_rendered
 
+from snapleague.fragments import recent
 from snapleague.users import Account
 from tests.conftest import record_result, snapszer_win
 from tournaments.competitions.stages.create import stage_create
@@ -29,6 +30,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     cache.clear()
+    recent.clear()
 
 
 @pytest.fixture
@@ -96,6 +98,31 @@ def test_results_and_reads_interleaved_never_serve_a_stale_table(league: Stage, 
         # A reader holding the old version is not told "not modified".
         assert Client().get(url, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 200
     assert len(tags) == 6
+
+
+def test_with_a_shared_cache_each_process_keeps_the_fragments_it_served_last(
+    league: Stage, referee: Account, settings: Any
+) -> None:
+    settings.FRAGMENT_LOCAL_ENTRIES = 2
+    url = f"/stages/{league.pk}/standings/table/"
+    seen = _renders("tournaments/_standings_table.html")
+    try:
+        first = Client().get(url).content
+        cache.clear()  # the shared cache lost it (Redis restarted, evicted): this process kept it
+        assert Client().get(url).content == first
+        assert len(seen) == 1
+        _win_next(league, referee)
+        after = Client().get(url).content
+        assert after != first and len(seen) == 2  # a new version is a new key: never the old copy
+        # Two other fragments served since push it out of this process's two places.
+        Client().get(f"/stages/{league.pk}/body/")
+        Client(HTTP_ACCEPT_LANGUAGE="hu").get(url)
+        assert len(seen) == 3
+        cache.clear()
+        assert Client().get(url).content == after
+        assert len(seen) == 4
+    finally:
+        _stop("tournaments/_standings_table.html")
 
 
 def test_each_language_has_its_own_rendering(league: Stage) -> None:

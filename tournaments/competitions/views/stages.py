@@ -132,7 +132,7 @@ LIVE_FRAGMENTS: dict[str, Callable[[HttpRequest, int], str]] = {
 
 
 def _live_fragment_response(request: HttpRequest, name: str, stage_id: int) -> HttpResponse:
-    stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)  # who may see it
+    stage = _live_stage(request.user, name, stage_id)
     return fragment_response(
         request,
         topic=_topic(name, stage),
@@ -172,10 +172,18 @@ def live_fragment_html(name: str, stage_id: int) -> str | None:
     request.method = "GET"
     request.user = AnonymousUser()
     try:
-        stage = tournament_selectors.stage_get(user=request.user, stage_id=stage_id)
+        stage = _live_stage(request.user, name, stage_id)
     except NotFound:
         return None
     return _live_fragment_in_page(request, name, stage)
+
+
+def _live_stage(user: Any, name: str, stage_id: int) -> Any:
+    """What keys the stage's live fragment, if ``user`` may see the stage (NotFound if not): for an
+    anonymous reader (the crowd) from the compiled read of its public page, else the stage."""
+    if signed_in(user):
+        return tournament_selectors.stage_get(user=user, stage_id=stage_id)
+    return stage_public_get(stage_id=stage_id, page=name).live
 
 
 def _topic(kind: str, stage: Any) -> str:
