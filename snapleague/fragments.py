@@ -29,7 +29,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Protocol
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -69,10 +69,20 @@ def page_part(*, topic: str, version: str, render: Callable[[], str]) -> SafeStr
 CSRF_SLOT = "csrf-slot-of-the-visitor-7c1f0e"
 
 
+class Public(Protocol):
+    """What a ``*_public_get`` selector read for a page: its topic and the version of all it shows."""
+
+    @property
+    def topic(self) -> str: ...
+
+    @property
+    def version(self) -> str: ...
+
+
 def public_page(
     request: HttpRequest,
     *,
-    public: Any,
+    public: Public,
     template: str,
     main: Callable[[], str],
 ) -> HttpResponse:

@@ -275,7 +275,8 @@ class SeriesPublic:
 
     @cached_property
     def tournament(self) -> Tournament:
-        return self.series.stage.tournament
+        tournament: Tournament = self.series.stage.tournament
+        return tournament
 
 
 def series_public_get(*, series_id: int) -> SeriesPublic:
@@ -342,7 +343,8 @@ class StagePublic:
 
     @cached_property
     def tournament(self) -> Tournament:
-        return self.stage.tournament
+        tournament: Tournament = self.stage.tournament
+        return tournament
 
 
 def stage_public_get(*, stage_id: int, page: str) -> StagePublic:
