@@ -36,7 +36,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games.models import OnlineGame
-from games.online.groups import frame_key, owner_group, view_group
+from games.online.groups import frame_key, frame_text, owner_group, view_group
 from games.online.kinds import online_for
 from games.online.owner import HEARTBEAT_SECONDS, owner_ensure
 from snapleague.sockets import Allowance, Socket, scope_language
@@ -219,7 +219,7 @@ class GameConsumer(Socket):
         spectators'); the other seats' frames never reach the socket."""
         frame = event["frames"].get(frame_key(self.seat))
         if frame is not None:
-            await self._send(frame)
+            await self.send(text_data=frame)
 
     async def _error(self, code: str) -> None:
         with translation.override(self.language):
@@ -227,4 +227,4 @@ class GameConsumer(Socket):
         await self._send({"type": "error", "code": code, "message": text, "version": None})
 
     async def _send(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(frame, ensure_ascii=False))
+        await self.send(text_data=frame_text(frame))

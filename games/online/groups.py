@@ -4,6 +4,9 @@ below everything else of online play, because every layer speaks to them: the so
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 
 def owner_group(game_id: int) -> str:
     return f"online-{game_id}-owner"
@@ -18,3 +21,10 @@ def view_group(game_id: int) -> str:
 def frame_key(seat: int | None) -> str:
     """Which frame of a broadcast is a viewer's: its seat's, or the spectators'."""
     return "spectators" if seat is None else str(seat)
+
+
+def frame_text(frame: dict[str, Any]) -> str:
+    """A frame as the page receives it (one JSON text message). A broadcast carries its frames
+    encoded already: the owner encodes each viewer's frame once, not every socket the frame that
+    it forwards (docs/benchmarks.md, "Online play: no database hop per frame")."""
+    return json.dumps(frame, ensure_ascii=False)

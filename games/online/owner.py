@@ -34,7 +34,7 @@ from games.engine.errors import ActionCode, ActionError
 from games.engine_messages import action_error_message
 from games.models import OnlineGame
 from games.online import services
-from games.online.groups import frame_key, owner_group, view_group
+from games.online.groups import frame_key, frame_text, owner_group, view_group
 from games.online.kinds import online_for
 from games.online.lease import (
     RENEW_SECONDS,
@@ -347,9 +347,9 @@ class GameOwner:
     async def _broadcast(self, finished: bool = False) -> None:
         """Every viewer's frame in one message to the game's sockets (one publish per change on
         Redis, not one per seat: online load benchmark, docs/benchmarks.md "Online play"); each
-        socket forwards only its own viewer's frame (consumers.py ``game_frames``)."""
+        socket forwards only its own viewer's frame (consumers.py ``game_frames``), encoded here once."""
         frames = {
-            frame_key(seat): self.table.frame(seat, finished=finished)
+            frame_key(seat): frame_text(self.table.frame(seat, finished=finished))
             for seat in [*range(self.game.seat_count), None]
         }
         await self.layer.group_send(view_group(self.game_id), {"type": "game.frames", "frames": frames})
