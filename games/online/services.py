@@ -26,6 +26,7 @@ from games.models import GameLogEntry, GameSnapshot, OnlineGame, OnlineSeat
 from games.online.groups import view_group
 from games.online.kinds import GameOnline, online_for
 from games.ports import tournament_port
+from snapleague.compiled import CompiledInsert, CompiledUpdate
 from snapleague.errors import ApplicationError, Conflict, NotFound, PermissionDenied
 
 SNAPSHOT_EVERY = 20  # actions between snapshots: a takeover replays at most this many log rows
@@ -333,6 +334,20 @@ class LogRow:
     snapshot: Mapping[str, Any] | None = None
 
 
+# The owners' appends are the hottest writes there are (every accepted action of every live game):
+# their SQL is built once per process (snapleague/compiled.py; docs/benchmarks.md "Online play: no
+# database hop per frame").
+_VERSION_MOVE = CompiledUpdate(
+    lambda game_id, was, now: (OnlineGame.objects.filter(pk=game_id, version=was), {"version": now}),
+    game_id=int,
+    was=int,
+    now=int,
+)
+_LOG_INSERT = CompiledInsert(
+    GameLogEntry, "game", "seq", "action", "seat", "user", "bot_level", "received_at", "events"
+)
+
+
 @transaction.atomic
 def log_append_many(batch: Sequence[tuple[int, Sequence[LogRow]]]) -> set[int]:
     """Append each game's rows (numbered on from the game's version, in order), every game of the
@@ -347,7 +362,7 @@ def log_append_many(batch: Sequence[tuple[int, Sequence[LogRow]]]) -> set[int]:
     of deadlocking (seen once on PostgreSQL: ``deadlock detected ... in relation
     "games_onlinegame"``)."""
     stale: set[int] = set()
-    logged: list[GameLogEntry] = []
+    logged: list[tuple[Any, ...]] = []
     snapshots: list[GameSnapshot] = []
     for game_id, rows in sorted(batch, key=lambda item: item[0]):
         if not rows:
@@ -355,25 +370,26 @@ def log_append_many(batch: Sequence[tuple[int, Sequence[LogRow]]]) -> set[int]:
         first, last = rows[0].seq, rows[-1].seq
         if [row.seq for row in rows] != list(range(first, last + 1)):
             raise ValueError(f"online game {game_id}: rows not numbered in order")
-        if not OnlineGame.objects.filter(pk=game_id, version=first - 1).update(version=last):
+        if not _VERSION_MOVE.run(game_id=game_id, was=first - 1, now=last):
             stale.add(game_id)
             continue
         for row in rows:
+            sender = row.sender
             logged.append(
-                GameLogEntry(
-                    game_id=game_id,
-                    seq=row.seq,
-                    action=dict(row.action),
-                    seat=row.sender.seat,
-                    user_id=row.sender.user_id,
-                    bot_level=row.sender.bot_level,
-                    received_at=row.received_at,
-                    events=row.events,
+                (
+                    game_id,
+                    row.seq,
+                    dict(row.action),
+                    sender.seat,
+                    sender.user_id,
+                    sender.bot_level,
+                    row.received_at,
+                    row.events,
                 )
             )
             if row.snapshot is not None:
                 snapshots.append(GameSnapshot(game_id=game_id, seq=row.seq, data=dict(row.snapshot)))
-    GameLogEntry.objects.bulk_create(logged)
+    _LOG_INSERT.run(logged)
     GameSnapshot.objects.bulk_create(snapshots)
     return stale
 

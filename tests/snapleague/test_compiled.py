@@ -1,4 +1,5 @@
-"""snapleague/compiled.py: a read built once per process gives what the ORM gives, for any keys."""
+"""snapleague/compiled.py: a read, an update or an insert built once per process does what the ORM
+does, for any keys."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from django.db.models import Count
 from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
-from snapleague.compiled import CompiledRead
+from games.models import GameLogEntry, OnlineGame
+from games.online.services import table_create
+from snapleague.compiled import CompiledInsert, CompiledRead, CompiledUpdate
 from tournaments.models import Club, Entry, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -118,3 +121,69 @@ def test_on_postgresql_the_read_is_a_statement_prepared_once_per_connection(club
     assert read.rows(slug="hatvan") == [("Hatvan Card Club",)]
     assert read.rows(slug="nowhere") == []
     assert len(prepared()) == len(before) + 1  # one statement, for both keys
+
+
+# --- writes: the online games' log appends (games/online/services.py) ---------------------------
+
+
+def _moves(game: int, was: int, now: int) -> Any:
+    return OnlineGame.objects.filter(pk=game, version=was), {"version": now}
+
+
+def test_a_compiled_update_changes_what_the_orm_would_and_counts_the_rows(
+    make_user: Callable[..., Any],
+) -> None:
+    one = table_create(user=make_user("ada"), kind="snapszer", options={}, seats=2)
+    two = table_create(user=make_user("bea"), kind="snapszer", options={}, seats=2)
+    move = CompiledUpdate(_moves, game=int, was=int, now=int)
+
+    assert move.run(game=one.pk, was=0, now=3) == 1
+    assert move.run(game=one.pk, was=0, now=4) == 0  # no longer at 0: nothing changed (a stale write)
+    assert move.run(game=two.pk, was=0, now=1) == 1  # the same SQL, another game's keys
+    assert move.run(game=10**9, was=0, now=1) == 0
+    versions = dict(OnlineGame.objects.filter(pk__in=[one.pk, two.pk]).values_list("pk", "version"))
+    assert versions == {one.pk: 3, two.pk: 1}
+    with pytest.raises(TypeError):
+        move.run(game=one.pk, was=3)
+    with pytest.raises(ImproperlyConfigured):  # "now" is not in the SQL: refused, not run wrong
+        CompiledUpdate(lambda game, now: _moves(game, 0, 1), game=int, now=int).run(game=one.pk, now=2)
+
+
+def test_a_compiled_insert_stores_what_bulk_create_stores(make_user: Callable[..., Any]) -> None:
+    game = table_create(user=make_user("ada"), kind="snapszer", options={}, seats=2)
+    user = make_user("bea")
+    at = timezone.now()
+    insert = CompiledInsert(
+        GameLogEntry, "game", "seq", "action", "seat", "user", "bot_level", "received_at", "events"
+    )
+    insert.run(
+        [(game.pk, 1, {"type": "play", "card": "AH", "note": "Zoë ő"}, 0, user.pk, "", at, [{"t": 1}])]
+    )
+    insert.run(
+        [
+            (game.pk, 2, {"type": "stand_in"}, None, None, "strong", at + timedelta(seconds=1), []),
+            (game.pk, 3, {"type": "close"}, 1, None, "", at + timedelta(seconds=2), [None, True, 2.5]),
+        ]
+    )
+    insert.run([])
+    GameLogEntry.objects.bulk_create(
+        [
+            GameLogEntry(
+                game=game,
+                seq=4,
+                action={"type": "play", "card": "AH", "note": "Zoë ő"},
+                seat=0,
+                user=user,
+                bot_level="",
+                received_at=at,
+                events=[{"t": 1}],
+            )
+        ]
+    )
+    fields = ("seq", "action", "seat", "user_id", "bot_level", "received_at", "events")
+    stored = {row[0]: row[1:] for row in GameLogEntry.objects.filter(game=game).values_list(*fields)}
+    assert stored[1] == stored[4]  # the same values as the ORM's own insert
+    assert stored[2] == ({"type": "stand_in"}, None, None, "strong", at + timedelta(seconds=1), [])
+    assert stored[3] == ({"type": "close"}, 1, None, "", at + timedelta(seconds=2), [None, True, 2.5])
+    with pytest.raises(TypeError):
+        insert.run([(game.pk, 5)])

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from games.models import GameLease, GameLogEntry, OnlineGame
@@ -58,19 +58,20 @@ def test_two_log_writers_with_the_same_games_in_opposite_orders_do_not_deadlock(
     # Each writer pauses after its first game's row is locked until the other has locked one too
     # (or 2 s have passed: with one lock order the second writer is waiting on the first's lock).
     holding = threading.Barrier(2, timeout=2)
-    real_entry = services.GameLogEntry
+    real_move = services._VERSION_MOVE
     paused: set[int] = set()
 
-    def entry_then_pause(**kwargs: Any) -> Any:
-        me = threading.get_ident()
-        if me not in paused:
-            paused.add(me)
-            with contextlib.suppress(threading.BrokenBarrierError):
-                holding.wait()
-        return real_entry(**kwargs)
+    class MoveThenPause:
+        def run(self, **keys: int) -> int:
+            moved = real_move.run(**keys)  # this game's row is locked until the transaction ends
+            me = threading.get_ident()
+            if me not in paused:
+                paused.add(me)
+                with contextlib.suppress(threading.BrokenBarrierError):
+                    holding.wait()
+            return moved
 
-    monkeypatch.setattr(services, "GameLogEntry", entry_then_pause)
-    monkeypatch.setattr(services.GameLogEntry, "objects", real_entry.objects, raising=False)
+    monkeypatch.setattr(services, "_VERSION_MOVE", MoveThenPause())
     outcomes = _both(
         lambda: services.log_append_many([(g1.pk, _rows(1)), (g2.pk, _rows(1))]),
         lambda: services.log_append_many([(g2.pk, _rows(1)), (g1.pk, _rows(1))]),
@@ -148,7 +149,14 @@ def test_creation_renewal_sweep_writes_and_close_at_once_never_deadlock(
     def sweep(rng: random.Random) -> None:
         with lock:
             some = rng.sample(made, 3)
-        GameLease.objects.filter(game_id__in=some).update(expires_at=timezone.now() - timedelta(seconds=1))
+        # Leases lapse with time, not by a write: this stand-in for time passing locks its rows in
+        # id order too, or it would be the one writer here that could deadlock (an UPDATE of several
+        # rows locks them in the table's physical order).
+        with transaction.atomic():
+            list(GameLease.objects.select_for_update().filter(game_id__in=some).order_by("game_id"))
+            GameLease.objects.filter(game_id__in=some).update(
+                expires_at=timezone.now() - timedelta(seconds=1)
+            )
         for game_id in leases_expired():
             lease_acquire(game_id, owner="host-b")
 
