@@ -42,8 +42,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-import networkx as nx  # type: ignore[import-untyped]
-
 from games.engine.protocol import GameKind
 from tournaments.competitions.formats.base import (
     FormatError,
@@ -262,6 +260,10 @@ def _matching(
     *,
     node_terms: bool,
 ) -> tuple[list[tuple[PlayerId, PlayerId]], list[PlayerId]]:
+    # networkx is imported when a Swiss round is paired, not with the module: it was 0.66 s of
+    # every process's start (each manage.py command, web process and worker), paired or not.
+    import networkx as nx  # type: ignore[import-untyped]
+
     graph = nx.Graph()
     graph.add_nodes_from(range(len(pool)))
     size = len(pool)
