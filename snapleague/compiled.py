@@ -1,5 +1,5 @@
 """Reads and writes compiled to SQL once per process (issue 27, docs/web.md "Rendered once per
-version"; docs/benchmarks.md "Online play: no database hop per frame").
+version"; docs/benchmarks.md "Online play: frames encoded once, log writes compiled").
 
 An anonymous crowd's page comes from the cache once its version is read, so reading the version is
 most of what such a request costs; and most of a small read's cost is Django building its SQL

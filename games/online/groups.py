@@ -26,5 +26,5 @@ def frame_key(seat: int | None) -> str:
 def frame_text(frame: dict[str, Any]) -> str:
     """A frame as the page receives it (one JSON text message). A broadcast carries its frames
     encoded already: the owner encodes each viewer's frame once, not every socket the frame that
-    it forwards (docs/benchmarks.md, "Online play: no database hop per frame")."""
+    it forwards (docs/benchmarks.md, "Online play: frames encoded once, log writes compiled")."""
     return json.dumps(frame, ensure_ascii=False)
