@@ -39,7 +39,15 @@ class Client:
     a view of v + 2 came with no error for it before. An act still open when the socket drops
     counts for nothing, and so does one sent for the version the game ended on: the end at v + 1
     may be its own move or another seat's (a bot declaring 66 first), and the "game over" answer
-    to a move that lost that race may come after the last view, when this page stops reading."""
+    to a move that lost that race may come after the last view, when this page stops reading.
+
+    Nor does a pass: after the last trick both seats may pass (X24a), in either order, so when one
+    seat's pass is lost on its way to an owner that dies, the other seat's pass makes the same
+    version and the versions alone cannot tell them apart (seen in the crash test: the log held the
+    other seat's pass at the seq this page counted as its own pass). Every other act is open to the
+    seat on move alone, and nothing but that act makes the version it would make.
+
+    ``trace``: what the page sent and received, for the message of a failed check."""
 
     def __init__(self, webs: Sequence[Endpoint], first: int, game_id: int, cookie: str, plays: bool):
         self.webs, self.at, self.game_id, self.plays = webs, first, game_id, plays
@@ -50,6 +58,7 @@ class Client:
         self.pending: list[tuple[int, dict[str, Any]]] = []  # sent, not yet answered for certain
         self.version = -1
         self.finished = False
+        self.trace: list[str] = []  # time.monotonic(), then what was sent or received
 
     async def run(self) -> None:
         while not self.finished:
@@ -71,7 +80,8 @@ class Client:
                     if self.version >= 0:
                         await ws.send(json.dumps({"type": "resync", "version": self.version}))
                     await self._play(ws)
-            except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):  # a 502 from a balancer too
+            except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError) as error:  # or a 502
+                self.trace.append(f"{time.monotonic():.3f} closed: {error!r}")
                 self.pending = []
                 await asyncio.sleep(0.2)
 
@@ -82,9 +92,11 @@ class Client:
             except TimeoutError:  # nothing came (an owner died, no lease yet): ask again, and
                 # play again what got no answer (as the page does: its buttons come back)
                 self.pending = []
+                self.trace.append(f"{time.monotonic():.3f} nothing for 3 s: resync at {self.version}")
                 await ws.send(json.dumps({"type": "resync", "version": self.version}))
                 continue
             frame = json.loads(raw)
+            self.trace.append(f"{time.monotonic():.3f} from web {self.at}: {raw[:160]}")
             if frame["type"] == "error":
                 # Refused (stale: the only refusal of a legal act): the owner answers acts in the
                 # order it takes them, and every act before it was accepted or refused already.
@@ -99,7 +111,10 @@ class Client:
             self.version = frame["version"]
             self.finished = frame["finished"]
             while self.pending and self.version >= self.pending[0][0] + 1:
-                self.acked.append(self.pending.pop(0))
+                seq, action = self.pending.pop(0)
+                if action["type"] != "pass":  # open to both seats at once (above)
+                    self.acked.append((seq, action))
+                    self.trace.append(f"{time.monotonic():.3f} acked {seq} {action}")
             legal = [
                 a for a in frame["view"].get("hand", {}).get("legal_actions", []) if a["type"] != "declare"
             ]
@@ -108,6 +123,7 @@ class Client:
                 action = legal[0]
                 self.pending.append((frame["version"] + 1, action))
                 await ws.send(json.dumps({"type": "act", "version": frame["version"], "action": action}))
+                self.trace.append(f"{time.monotonic():.3f} act at {frame['version']}: {action}")
 
 
 def game_version(game_id: int) -> int:

@@ -175,12 +175,15 @@ def test_kill_9_the_owner_and_every_game_continues_with_nothing_lost(webs: list[
                 continue
             owners[g] = pid
         assert set(owners.values()) == {a.process.pid}, owners
-        live = list(owners)
-        assert duel.pk in live, live
-        before = {g: await sync_to_async(game_version)(g) for g in live}
         a.process.send_signal(signal.SIGKILL)
         killed_at = time.monotonic()
         a.process.wait()
+        # What A left (read after its death: B cannot move a game before A's lease expires). A
+        # game against bots may have ended on A in the moment before the kill, its lease not yet
+        # released: it has nothing to continue.
+        before = {g: await sync_to_async(game_version)(g) for g in owners}
+        live = [g for g in owners if not await sync_to_async(finished)(g)]
+        assert duel.pk in live, live
         # Each game continues on B: its version moves on (nobody needs to send anything).
         while len(figures) < len(live):
             for g in live:
@@ -188,9 +191,11 @@ def test_kill_9_the_owner_and_every_game_continues_with_nothing_lost(webs: list[
                     figures[g] = time.monotonic() - killed_at
             assert time.monotonic() - killed_at < 30, f"not taken over: {set(live) - set(figures)}"
             await asyncio.sleep(0.05)
-        assert {
-            g: await sync_to_async(owner_pid)(g) for g in games if not await sync_to_async(finished)(g)
-        } == {g: b.process.pid for g in games if not await sync_to_async(finished)(g)}
+        # Every game is B's now, or has ended: the owner is read before the status, so a game that
+        # ends between the two reads is seen ended.
+        for g in games:
+            pid = await sync_to_async(owner_pid)(g)
+            assert pid == b.process.pid or await sync_to_async(finished)(g), (g, pid)
         # ... and ends.
         deadline = time.monotonic() + 240
         while not all([await sync_to_async(finished)(g) for g in games]):
@@ -205,7 +210,7 @@ def test_kill_9_the_owner_and_every_game_continues_with_nothing_lost(webs: list[
         game = OnlineGame.objects.get(pk=client.game_id)
         log = dict(game.log.values_list("seq", "action"))
         for seq, action in client.acked:  # every action a client saw accepted is in the log
-            assert log[seq] == action, (game.pk, seq, action, log.get(seq))
+            assert log[seq] == action, (game.pk, seq, action, log.get(seq), "\n".join(client.trace[-40:]))
     for game_id in (*[g.pk for g in snapszer_bots], duel.pk):
         game = OnlineGame.objects.get(pk=game_id)
         actions = [
