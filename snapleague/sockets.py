@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http import HttpRequest
@@ -87,6 +89,25 @@ class SameOriginOnly:
             await self.application(scope, receive, send)
         else:
             await WebsocketDenier()(scope, receive, send)
+
+
+class Socket(AsyncWebsocketConsumer):
+    """A websocket consumer that hands each message to its handler without a trip to the
+    database thread first.
+
+    Channels' consumers close the sync thread's stale database connections before every message
+    they dispatch (``aclose_old_connections``): one hop to that thread for each frame each socket
+    forwards, behind whatever the thread is doing. The game owners' log writes run in that same
+    thread, so under load every frame waited for a write to finish (online load benchmark,
+    docs/benchmarks.md, "Online play: no database hop per frame"). Every database access of this
+    project's sockets goes through ``database_sync_to_async``, which closes stale connections
+    before and after it runs: the hop did nothing the call does not do itself."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
 
 @dataclass

@@ -31,7 +31,6 @@ import time
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -40,7 +39,7 @@ from games.models import OnlineGame
 from games.online.groups import frame_key, frame_text, owner_group, view_group
 from games.online.kinds import online_for
 from games.online.owner import HEARTBEAT_SECONDS, owner_ensure
-from snapleague.sockets import Allowance, scope_language
+from snapleague.sockets import Allowance, Socket, scope_language
 
 MAX_MESSAGE_CHARS = 2048
 BURST = 20  # frames at once (a reconnect's resync and a few quick taps) ...
@@ -57,7 +56,7 @@ ERRORS = {
 }
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(Socket):
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.language = scope_language(self.scope)

@@ -35,7 +35,6 @@ from enum import StrEnum
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
@@ -43,7 +42,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from snapleague.errors import ApplicationError
-from snapleague.sockets import Allowance, scope_language
+from snapleague.sockets import Allowance, Socket, scope_language
 from snapleague.users import AnyUser
 from tournaments.live.fragments import MAX_FRAGMENTS, fragment_key, fragment_names
 from tournaments.live.selectors import topic_state_get
@@ -103,7 +102,7 @@ class _Refused(Exception):
         return str(self.message) % self.params if self.params else str(self.message)
 
 
-class LiveConsumer(AsyncWebsocketConsumer):
+class LiveConsumer(Socket):
     """One page's socket. Its topics are counted by the process's watcher while it follows them;
     however the connection ends (a close, a crash), they are given back."""
 
