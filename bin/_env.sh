@@ -51,6 +51,13 @@ ensure_env() {
   (cd "$SNAPLEAGUE_ROOT" && "$uv" sync --frozen --quiet --python "$python")
   export PATH="$SNAPLEAGUE_ROOT/.venv/bin:$PATH"
   mkdir -p "$SNAPLEAGUE_ROOT/var"
+  # Python's compiled modules are kept, under var/pycache (out of the source tree and the
+  # virtualenv; uv installs no bytecode). Where the environment sets PYTHONDONTWRITEBYTECODE
+  # (CI's machines do), every process compiled every module it imports again: about 3 s of each
+  # start on a 2-core machine (manage.py check 4.6 -> 1.9 s; one pytest process 7.8 -> 3.5 s), and
+  # the tests start many (their workers, and every bin/run, manage.py and uvicorn they run).
+  export PYTHONPYCACHEPREFIX="$SNAPLEAGUE_ROOT/var/pycache"
+  unset PYTHONDONTWRITEBYTECODE
   # The translation catalogues (locale/*.po → .mo; only what changed).
   (cd "$SNAPLEAGUE_ROOT" && python -m snapleague.catalogues)
 }
