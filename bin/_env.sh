@@ -52,10 +52,10 @@ ensure_env() {
   export PATH="$SNAPLEAGUE_ROOT/.venv/bin:$PATH"
   mkdir -p "$SNAPLEAGUE_ROOT/var"
   # Python's compiled modules are kept, under var/pycache (out of the source tree and the
-  # virtualenv; uv installs no bytecode). Where the environment sets PYTHONDONTWRITEBYTECODE
-  # (CI's machines do), every process compiled every module it imports again: about 3 s of each
-  # start on a 2-core machine (manage.py check 4.6 -> 1.9 s; one pytest process 7.8 -> 3.5 s), and
-  # the tests start many (their workers, and every bin/run, manage.py and uvicorn they run).
+  # virtualenv; uv installs no bytecode). Where the environment sets PYTHONDONTWRITEBYTECODE (the
+  # development machine's does, and so CI's run there), every process compiled every module it
+  # imports again: 3 s of each start on 2 cores (manage.py check 4.6 -> 1.9 s; one pytest process
+  # 7.8 -> 3.5 s), and the tests start many (their workers, every bin/run, manage.py and uvicorn).
   export PYTHONPYCACHEPREFIX="$SNAPLEAGUE_ROOT/var/pycache"
   unset PYTHONDONTWRITEBYTECODE
   # The translation catalogues (locale/*.po → .mo; only what changed).
