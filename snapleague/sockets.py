@@ -99,7 +99,7 @@ class Socket(AsyncWebsocketConsumer):
     they dispatch (``aclose_old_connections``): one hop to that thread for each frame each socket
     forwards, behind whatever the thread is doing. The game owners' log writes run in that same
     thread, so under load every frame waited for a write to finish (online load benchmark,
-    docs/benchmarks.md, "Online play: no database hop per frame"). Every database access of this
+    docs/benchmarks.md, "Online play: the hop back out"). Every database access of this
     project's sockets goes through ``database_sync_to_async``, which closes stale connections
     before and after it runs: the hop did nothing the call does not do itself."""
 

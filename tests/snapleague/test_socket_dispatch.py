@@ -2,7 +2,7 @@
 
 Channels' consumers hop to the database thread before every message they dispatch (to close stale
 connections); under load every frame a socket forwarded waited there behind the game owners' log
-writes (docs/benchmarks.md, "Online play: no database hop per frame"). The project's sockets do
+writes (docs/benchmarks.md, "Online play: the hop back out"). The project's sockets do
 their database work through ``database_sync_to_async``, which closes stale connections itself."""
 
 from __future__ import annotations
