@@ -43,9 +43,10 @@ class Client:
 
     Nor does a pass: after the last trick both seats may pass (X24a), in either order, so when one
     seat's pass is lost on its way to an owner that dies, the other seat's pass makes the same
-    version and the versions alone cannot tell them apart (seen in the crash test: the log held the
-    other seat's pass at the seq this page counted as its own pass). Every other act is open to the
-    seat on move alone, and nothing but that act makes the version it would make.
+    version and the versions alone cannot tell them apart (the crash test once failed so: the log
+    held the other seat's act at the seq this page counted as its own; a pass is the only act that
+    can do that). Every other act is open to the seat on move alone, and nothing but that act makes
+    the version it would make.
 
     ``trace``: what the page sent and received, for the message of a failed check."""
 
