@@ -24,7 +24,7 @@ from snapleague.api_schema import refusals
 from tournaments.competitions.selectors import tournaments as tournament_selectors_module
 from tournaments.integrations import calendar
 from tournaments.models import CheckIn, Round, Session, Station
-from tournaments.nights import selectors, services
+from tournaments.nights import checkin, selectors, services
 
 
 class StationOutputSerializer(serializers.ModelSerializer[Station]):
@@ -247,7 +247,7 @@ class SessionCheckInsApi(APIView):
     def post(self, request: Request, session_id: int) -> Response:
         session = selectors.session_check_in_get(user=request.user, session_id=session_id)  # before the body
         data = validated_input(self.InputSerializer, request)
-        check_in, created = services.session_check_in(
+        check_in, created = checkin.session_check_in(
             user=request.user, session_id=session.pk, player_id=data["player"]
         )
         body = {**CheckInOutputSerializer(check_in).data, "created": created}
@@ -276,7 +276,7 @@ class SessionCloseApi(APIView):
     )
     def post(self, request: Request, session_id: int) -> Response:
         session = selectors.session_manage_get(user=request.user, session_id=session_id)
-        report = services.session_check_in_close(user=request.user, session_id=session.pk)
+        report = checkin.session_check_in_close(user=request.user, session_id=session.pk)
         return Response(
             {
                 "session": SessionOutputSerializer(report.session).data,
@@ -308,7 +308,7 @@ class SessionReopenApi(APIView):
     )
     def post(self, request: Request, session_id: int) -> Response:
         session = selectors.session_manage_get(user=request.user, session_id=session_id)
-        report = services.session_check_in_reopen(user=request.user, session_id=session.pk)
+        report = checkin.session_check_in_reopen(user=request.user, session_id=session.pk)
         return Response(
             {
                 "session": SessionOutputSerializer(report.session).data,

@@ -28,7 +28,7 @@ from snapleague.fragments import fragment_response
 from tournaments.competitions.selectors import tournaments as tournament_selectors_module
 from tournaments.competitions.views.screen import screen_response
 from tournaments.competitions.views.tournaments import tournament_form_failed
-from tournaments.nights import selectors, services
+from tournaments.nights import checkin, selectors, services
 from tournaments.nights.forms import RoundScheduleForm, SessionCreateForm, SessionEditForm, StationsForm
 from tournaments.pages import LIVE_POLL_SECONDS, apply_service_error, refusal_told, version_changed
 
@@ -159,10 +159,10 @@ def session_check_in(request: HttpRequest, session_id: int) -> HttpResponse:
                 fields={"player": [_("Choose a player of this tournament.")]},
             )
         if undo:
-            services.session_check_in_undo(user=request.user, session_id=session.pk, player_id=player_id)
+            checkin.session_check_in_undo(user=request.user, session_id=session.pk, player_id=player_id)
             note = _("Check-in taken back.")
         else:
-            check_in, created = services.session_check_in(
+            check_in, created = checkin.session_check_in(
                 user=request.user, session_id=session.pk, player_id=player_id
             )
             when = date_format(localtime(check_in.created_at), "TIME_FORMAT")
@@ -198,7 +198,7 @@ def session_check_in(request: HttpRequest, session_id: int) -> HttpResponse:
 def session_close(request: HttpRequest, session_id: int) -> HttpResponse:
     session = selectors.session_manage_get(user=request.user, session_id=session_id)
     try:
-        report = services.session_check_in_close(user=request.user, session_id=session.pk)
+        report = checkin.session_check_in_close(user=request.user, session_id=session.pk)
     except ApplicationError as exc:
         refusal_told(request, exc)
     else:
@@ -246,7 +246,7 @@ def session_reopen(request: HttpRequest, session_id: int) -> HttpResponse:
     taken back where the tournament has not moved on from them; the page says which stay."""
     session = selectors.session_manage_get(user=request.user, session_id=session_id)
     try:
-        report = services.session_check_in_reopen(user=request.user, session_id=session.pk)
+        report = checkin.session_check_in_reopen(user=request.user, session_id=session.pk)
     except ApplicationError as exc:
         refusal_told(request, exc)
     else:

@@ -467,6 +467,7 @@ def test_the_tonight_part_is_rendered_once_per_version_and_follows_the_room(
     from django.utils import timezone
 
     from tournaments.models import Round
+    from tournaments.nights import checkin as session_checkin
     from tournaments.nights import services as session_services
 
     session = session_services.session_create(
@@ -502,7 +503,7 @@ def test_the_tonight_part_is_rendered_once_per_version_and_follows_the_room(
         assert after != before, f"{change.__name__} changed nothing"
 
     def a_check_in() -> None:
-        session_services.session_check_in(user=organiser, session_id=session.pk, player_id=player.pk)
+        session_checkin.session_check_in(user=organiser, session_id=session.pk, player_id=player.pk)
 
     def named_tables() -> None:
         session_services.session_stations_set(
@@ -526,7 +527,7 @@ def test_the_tonight_part_is_rendered_once_per_version_and_follows_the_room(
         _win_next(league, referee)
 
     def check_in_closes() -> None:
-        session_services.session_check_in_close(user=organiser, session_id=session.pk)
+        session_checkin.session_check_in_close(user=organiser, session_id=session.pk)
 
     for change in (a_check_in, named_tables, renamed_tables, a_later_start, a_result, check_in_closes):
         follows(change)

@@ -31,7 +31,7 @@ from tournaments.models import (
     Session,
     Tournament,
 )
-from tournaments.nights import planning, selectors, services
+from tournaments.nights import checkin, planning, selectors, services
 
 # --- Pure planning ------------------------------------------------------------------------------
 
@@ -180,24 +180,22 @@ def test_check_in_is_idempotent_and_checked(
     tournament, four = league
     anna, bence = four[0], four[1]
     session = _session(organiser, tournament)
-    first, created = services.session_check_in(user=referee, session_id=session.pk, player_id=bence.pk)
-    again, created_again = services.session_check_in(
-        user=organiser, session_id=session.pk, player_id=bence.pk
-    )
+    first, created = checkin.session_check_in(user=referee, session_id=session.pk, player_id=bence.pk)
+    again, created_again = checkin.session_check_in(user=organiser, session_id=session.pk, player_id=bence.pk)
     assert created and not created_again and again.pk == first.pk
     assert CheckIn.objects.filter(session=session).count() == 1
     # Anna checks herself in; she may not check Bence in.
-    _mine, created = services.session_check_in(user=player_user, session_id=session.pk, player_id=anna.pk)
+    _mine, created = checkin.session_check_in(user=player_user, session_id=session.pk, player_id=anna.pk)
     assert created
     with pytest.raises(PermissionDenied):
-        services.session_check_in_undo(user=player_user, session_id=session.pk, player_id=bence.pk)
+        checkin.session_check_in_undo(user=player_user, session_id=session.pk, player_id=bence.pk)
     # A player of the club who does not play in the tournament.
     outsider = Player.objects.create(club=tournament.club, name="Outsider")
     with pytest.raises(ApplicationError) as exc:
-        services.session_check_in(user=organiser, session_id=session.pk, player_id=outsider.pk)
+        checkin.session_check_in(user=organiser, session_id=session.pk, player_id=outsider.pk)
     assert exc.value.code == "not_entered" and "player" in exc.value.fields
-    assert services.session_check_in_undo(user=organiser, session_id=session.pk, player_id=bence.pk)
-    assert not services.session_check_in_undo(user=organiser, session_id=session.pk, player_id=bence.pk)
+    assert checkin.session_check_in_undo(user=organiser, session_id=session.pk, player_id=bence.pk)
+    assert not checkin.session_check_in_undo(user=organiser, session_id=session.pk, player_id=bence.pk)
     actions = list(AuditEntry.objects.filter(tournament=tournament).values_list("action", flat=True))
     assert actions.count(AuditEntry.Action.CHECKED_IN) == 2
     assert actions.count(AuditEntry.Action.CHECK_IN_UNDONE) == 1
@@ -209,7 +207,7 @@ def test_a_stranger_may_not_check_anyone_in(
     tournament, four = league
     session = _session(organiser, tournament)
     with pytest.raises(PermissionDenied):
-        services.session_check_in(user=make_user("stranger"), session_id=session.pk, player_id=four[1].pk)
+        checkin.session_check_in(user=make_user("stranger"), session_id=session.pk, player_id=four[1].pk)
     assert not CheckIn.objects.exists()
 
 
@@ -224,9 +222,9 @@ def test_closing_check_in_forfeits_the_no_shows(
     one, two = ([seat.player_id for seat in s.seats.all()] for s in series)
     # Table 1: both here. Table 2: one of them here (the other is a no-show).
     for pid in [*one, two[0]]:
-        services.session_check_in(user=organiser, session_id=session.pk, player_id=pid)
+        checkin.session_check_in(user=organiser, session_id=session.pk, player_id=pid)
     with django_capture_on_commit_callbacks(execute=True):
-        report = services.session_check_in_close(user=organiser, session_id=session.pk)
+        report = checkin.session_check_in_close(user=organiser, session_id=session.pk)
     assert [s.pk for s in report.forfeited] == [series[1].pk]
     decided = Series.objects.get(pk=series[1].pk)
     assert decided.status == Series.Status.DECIDED
@@ -239,9 +237,9 @@ def test_closing_check_in_forfeits_the_no_shows(
     assert AuditEntry.objects.filter(action=AuditEntry.Action.FORFEIT, series=decided).count() == 1
     # Closed: a second close and a late check-in are conflicts; nothing else changes.
     with pytest.raises(Conflict):
-        services.session_check_in_close(user=organiser, session_id=session.pk)
+        checkin.session_check_in_close(user=organiser, session_id=session.pk)
     with pytest.raises(Conflict) as exc:
-        services.session_check_in(user=organiser, session_id=session.pk, player_id=two[1])
+        checkin.session_check_in(user=organiser, session_id=session.pk, player_id=two[1])
     assert exc.value.code == "check_in_closed"
 
 
@@ -255,7 +253,7 @@ def test_closing_with_nobody_here_is_a_double_forfeit_and_started_series_are_lef
     started, empty = Series.objects.filter(round=first).order_by("table")
     a, b = (seat.player for seat in started.seats.order_by("seat"))
     record_result(user=referee, series_id=started.pk, game_number=1, result=snapszer_win(a, b))
-    services.session_check_in_close(user=organiser, session_id=session.pk)
+    checkin.session_check_in_close(user=organiser, session_id=session.pk)
     empty.refresh_from_db()
     assert empty.status == Series.Status.DECIDED and empty.placings == {}
     assert Forfeit.objects.filter(series=empty).count() == 2
@@ -266,7 +264,7 @@ def test_only_organisers_close_check_in(league: Any, organiser: Account, referee
     tournament, _four = league
     session = _session(organiser, tournament)
     with pytest.raises(PermissionDenied):
-        services.session_check_in_close(user=referee, session_id=session.pk)
+        checkin.session_check_in_close(user=referee, session_id=session.pk)
     session.refresh_from_db()
     assert session.check_in_open
 
@@ -371,7 +369,7 @@ def test_tonight_page_and_version(league: Any, organiser: Account, player_user: 
     page = client.get(reverse("tournaments:session", args=[session.pk])).content.decode()
     assert "Check in as Anna" in page and 'data-live-topic="stage:' in page
     version = client.get(reverse("tournaments:session-version", args=[session.pk])).json()["version"]
-    services.session_check_in(user=organiser, session_id=session.pk, player_id=four[1].pk)
+    checkin.session_check_in(user=organiser, session_id=session.pk, player_id=four[1].pk)
     moved = client.get(reverse("tournaments:session-version", args=[session.pk]), {"seen": version})
     assert moved.json()["version"] != version and moved["HX-Trigger"] == "tonight-changed"
     home = client.get(reverse("home")).content.decode()
@@ -611,7 +609,7 @@ def _no_show_night(tournament: Tournament, organiser: Account) -> tuple[Session,
     one = [seat.player_id for seat in here.seats.all()]
     two = [seat.player_id for seat in missing.seats.order_by("seat")]
     for pid in [*one, two[0]]:
-        services.session_check_in(user=organiser, session_id=session.pk, player_id=pid)
+        checkin.session_check_in(user=organiser, session_id=session.pk, player_id=pid)
     return session, here, missing, two[1]
 
 
@@ -621,13 +619,13 @@ def test_reopening_check_in_takes_the_no_shows_back_and_closing_again_works(
     # Given a closed check-in that recorded a no-show,
     tournament, _four = league
     session, _here, missing, late = _no_show_night(tournament, organiser)
-    services.session_check_in_close(user=organiser, session_id=session.pk)
+    checkin.session_check_in_close(user=organiser, session_id=session.pk)
     stage = missing.stage
     stage.refresh_from_db()
     version = stage.results_version
     # when the organiser reopens it (the standings task runs on commit),
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        report = services.session_check_in_reopen(user=organiser, session_id=session.pk)
+        report = checkin.session_check_in_reopen(user=organiser, session_id=session.pk)
     # then the series is to be played again, its forfeit gone, the stage's results moved on,
     assert [s.pk for s in report.withdrawn] == [missing.pk] and report.kept == []
     assert callbacks
@@ -642,9 +640,9 @@ def test_reopening_check_in_takes_the_no_shows_back_and_closing_again_works(
     assert reopened.detail["withdrawn"] == [missing.key] and reopened.detail["kept"] == []
     assert AuditEntry.objects.filter(action=AuditEntry.Action.FORFEIT_WITHDRAWN, series=missing).exists()
     # the late player checks in, and closing again records nobody.
-    _check_in, created = services.session_check_in(user=organiser, session_id=session.pk, player_id=late)
+    _check_in, created = checkin.session_check_in(user=organiser, session_id=session.pk, player_id=late)
     assert created
-    again = services.session_check_in_close(user=organiser, session_id=session.pk)
+    again = checkin.session_check_in_close(user=organiser, session_id=session.pk)
     assert again.forfeited == [] and again.left == []
     assert Series.objects.get(pk=missing.pk).status == Series.Status.PENDING
 
@@ -665,12 +663,12 @@ def test_reopening_keeps_a_no_show_a_round_was_paired_from(
     stages_publish.stage_round_publish(user=organiser, stage_id=stage.pk)
     session, here, missing, _late = _no_show_night(tournament, organiser)
     with django_capture_on_commit_callbacks(execute=True):
-        services.session_check_in_close(user=organiser, session_id=session.pk)
+        checkin.session_check_in_close(user=organiser, session_id=session.pk)
     with django_capture_on_commit_callbacks(execute=True):
         _win_series(referee, here)
     assert Round.objects.filter(stage=stage, number=2).exists()
     # when check-in is reopened,
-    report = services.session_check_in_reopen(user=organiser, session_id=session.pk)
+    report = checkin.session_check_in_reopen(user=organiser, session_id=session.pk)
     # then that no-show stays (the pairing was made from it), and the report says so.
     assert report.withdrawn == [] and [s.pk for s in report.kept] == [missing.pk]
     assert Forfeit.objects.filter(series=missing, session=session).count() == 1
@@ -684,11 +682,11 @@ def test_reopening_is_for_organisers_and_only_once_closed(
     tournament, _four = league
     session = _session(organiser, tournament)
     with pytest.raises(Conflict) as exc:
-        services.session_check_in_reopen(user=organiser, session_id=session.pk)
+        checkin.session_check_in_reopen(user=organiser, session_id=session.pk)
     assert exc.value.code == "check_in_open"
-    services.session_check_in_close(user=organiser, session_id=session.pk)
+    checkin.session_check_in_close(user=organiser, session_id=session.pk)
     with pytest.raises(PermissionDenied):
-        services.session_check_in_reopen(user=referee, session_id=session.pk)
+        checkin.session_check_in_reopen(user=referee, session_id=session.pk)
     session.refresh_from_db()
     assert not session.check_in_open
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.CHECK_IN_REOPENED).exists()
@@ -701,7 +699,7 @@ def test_reopen_api_and_page(league: Any, organiser: Account, referee: Account) 
     client = _client(organiser)
     still_open = client.post(url)
     assert still_open.status_code == 409 and still_open.json()["code"] == "check_in_open"
-    services.session_check_in_close(user=organiser, session_id=session.pk)
+    checkin.session_check_in_close(user=organiser, session_id=session.pk)
     tonight = reverse("tournaments:session", args=[session.pk])
     # The organiser's page offers it, behind a confirmation; a referee's does not.
     page = client.get(tonight).content.decode()
@@ -713,7 +711,7 @@ def test_reopen_api_and_page(league: Any, organiser: Account, referee: Account) 
     assert answer.json()["withdrawn"] == [missing.pk] and answer.json()["kept"] == []
     assert answer.json()["session"]["check_in"] == "open"
     # The page: close again, reopen by the button's form, and the message says what happened.
-    services.session_check_in_close(user=organiser, session_id=session.pk)
+    checkin.session_check_in_close(user=organiser, session_id=session.pk)
     response = client.post(reverse("tournaments:session-reopen", args=[session.pk]), follow=True)
     assert "Check-in reopened: 1 no-show taken back" in response.content.decode()
     assert 'id="close-check-in"' in response.content.decode()
@@ -723,9 +721,9 @@ def test_reopening_moves_the_tonight_version_on(league: Any, organiser: Account)
     tournament, _four = league
     session = _session(organiser, tournament)
     seen = [selectors.session_version_get(user=organiser, session_id=session.pk)]
-    services.session_check_in_close(user=organiser, session_id=session.pk)
+    checkin.session_check_in_close(user=organiser, session_id=session.pk)
     seen.append(selectors.session_version_get(user=organiser, session_id=session.pk))
-    services.session_check_in_reopen(user=organiser, session_id=session.pk)
+    checkin.session_check_in_reopen(user=organiser, session_id=session.pk)
     seen.append(selectors.session_version_get(user=organiser, session_id=session.pk))
     assert len(set(seen)) == 3
 

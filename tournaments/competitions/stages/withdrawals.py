@@ -118,7 +118,7 @@ def series_forfeit_no_show(
     *, user: AnyUser, stage: Stage, series_id: int, player_ids: Sequence[int], reason: str, session_id: int
 ) -> Series:
     """The forfeit of players who did not check in for the session their series is played in
-    (``tournaments.nights.services.session_check_in_close``): the caller holds ``stage``'s row
+    (``tournaments.nights.checkin.session_check_in_close``): the caller holds ``stage``'s row
     lock and has checked that ``user`` organises it. The forfeits remember ``session_id`` (reopening
     its check-in withdraws them: :func:`series_no_show_withdraw`). Raises as :func:`series_forfeit`."""
     return _forfeit_record(
@@ -166,7 +166,7 @@ def _series_no_show_store(
 
 def series_no_show_withdraw(*, user: AnyUser, stage: Stage, series_id: int, session_id: int) -> Series:
     """Take back the no-show forfeits that closing ``session_id``'s check-in recorded on a series
-    (``tournaments.nights.services.session_check_in_reopen``): the series is not started again,
+    (``tournaments.nights.checkin.session_check_in_reopen``): the series is not started again,
     its forfeits are deleted, the stage's results version goes up and its tasks run on commit, as
     for the forfeit itself. The caller holds ``stage``'s row lock and has checked that ``user``
     organises it.

@@ -43,6 +43,7 @@ from tournaments.models import (
     StageFormat,
     Tournament,
 )
+from tournaments.nights import checkin as session_checkin
 from tournaments.nights import services as session_services
 from tournaments.rankings.seasons.services import season_create
 
@@ -282,7 +283,7 @@ class Command(BaseCommand):
                 starts_at=start + timedelta(hours=index),
             )
         for player in players[1:7]:  # Anna (the demo player account) checks in on her own phone
-            session_services.session_check_in(user=organiser, session_id=tonight.pk, player_id=player.pk)
+            session_checkin.session_check_in(user=organiser, session_id=tonight.pk, player_id=player.pk)
         next_week = session_services.session_create(
             user=organiser,
             tournament=tournament,
