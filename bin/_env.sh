@@ -48,6 +48,8 @@ ensure_env() {
     fi
     uv="$SNAPLEAGUE_ROOT/var/bootstrap/bin/uv"
   fi
+  # The uv chosen here, for the scripts that run after this (scripts/deploy_check.sh, the oracle venv).
+  export SNAPLEAGUE_UV="$uv"
   (cd "$SNAPLEAGUE_ROOT" && "$uv" sync --frozen --quiet --python "$python")
   export PATH="$SNAPLEAGUE_ROOT/.venv/bin:$PATH"
   mkdir -p "$SNAPLEAGUE_ROOT/var"

@@ -10,7 +10,7 @@
 source "$(dirname "$0")/../bin/_env.sh"
 ensure_env
 python="$(find_python)"
-uv="$(command -v uv || echo "$SNAPLEAGUE_ROOT/var/bootstrap/bin/uv")"
+uv="$SNAPLEAGUE_UV"
 work="$(mktemp -d)"
 server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }

@@ -53,10 +53,9 @@ fi
 echo "building oracle venv at $VENV with $PY ($("$PY" --version 2>&1))"
 rm -rf "$VENV"
 mkdir -p "$(dirname "$VENV")"
-# uv: the machine's, or the private copy bin/_env.sh installs (ensure_env): 1 s with its cache
-# warm, where pip took 16 s.
-UV="$(command -v uv || true)"
-[[ -n "$UV" ]] || [[ ! -x "$ROOT/var/bootstrap/bin/uv" ]] || UV="$ROOT/var/bootstrap/bin/uv"
+# uv: the one bin/_env.sh's ensure_env chose (.ci/run runs it first), else the machine's: 1 s with
+# its cache warm, where pip took 16 s.
+UV="${SNAPLEAGUE_UV:-$(command -v uv || true)}"
 if [[ -n "$UV" ]]; then
   UV_PYTHON_DOWNLOADS=never "$UV" venv --quiet --python "$PY" "$VENV"
   UV_PYTHON_DOWNLOADS=never "$UV" pip install --quiet --python "$VENV/bin/python" "$PACKAGE"
